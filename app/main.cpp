@@ -1,0 +1,84 @@
+// onnxq: look inside GGUF files and turn packed tensors into ordinary arrays.
+// main only wires the registered commands to CLI11 and maps errors to exit codes.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "command.hpp"
+#include "exit_codes.hpp"
+#include "onnxq/error.hpp"
+#include "onnxq/version.hpp"
+#include "output.hpp"
+
+using namespace onnxq;
+using namespace onnxq::cli;
+
+namespace {
+
+void setup_logging(const GlobalOptions& global) {
+  auto logger = spdlog::stderr_color_mt("onnxq");
+  logger->set_pattern("onnxq: %l: %v");
+  spdlog::set_default_logger(logger);
+  if (global.quiet)
+    spdlog::set_level(spdlog::level::err);
+  else if (global.verbosity >= 2)
+    spdlog::set_level(spdlog::level::debug);
+  else if (global.verbosity == 1)
+    spdlog::set_level(spdlog::level::info);
+  else
+    spdlog::set_level(spdlog::level::warn);
+}
+
+int exit_code_for(ErrorKind kind) { return kind == ErrorKind::Io ? kExitIo : kExitInvalidInput; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  install_output_signal_handlers();
+
+  CLI::App app{"onnxq: inspect GGUF model files and decode their packed tensors into ordinary arrays"};
+  app.name("onnxq");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("onnxq ") + std::string(kVersion));
+  GlobalOptions global;
+  app.add_flag("-v,--verbose", global.verbosity, "More log output on stderr (-v info, -vv debug)");
+  app.add_flag("-q,--quiet", global.quiet, "Only errors on stderr; no progress");
+  app.parse_complete_callback([&] { setup_logging(global); });
+
+  for (const CommandRegistration* command : registered_commands()) command->add(app, global);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  } catch (const BrokenPipe&) {
+    return kExitBrokenPipe;
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "onnxq: error: %s\n", e.what());
+    return exit_code_for(e.kind());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "onnxq: error: out of memory\n");
+    return kExitIo;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "onnxq: error: %s\n", e.what());
+    return kExitInvalidInput;
+  }
+  std::fflush(stdout);
+  if (std::ferror(stdout)) {
+    if (errno == EPIPE) return kExitBrokenPipe;
+    std::fprintf(stderr, "onnxq: error: cannot write standard output\n");
+    return kExitIo;
+  }
+  return kExitOk;
+}

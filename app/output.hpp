@@ -1,0 +1,51 @@
+// Output sinks for binary results. A file is written to an exclusive temporary
+// name beside the target and renamed only by commit(); if the sink is destroyed
+// uncommitted (an error, an exception) or the process gets SIGINT/SIGTERM, the
+// temporary is removed and the target is left untouched.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace onnxq::cli {
+
+// Thrown when stdout's reader has gone away (EPIPE); main exits quietly.
+struct BrokenPipe {};
+
+class OutputSink {
+ public:
+  // path "-" means stdout. Refuses stdout when it is a terminal (binary output),
+  // unless allow_terminal is set (text output).
+  static OutputSink open(const std::string& path, bool allow_terminal = false);
+  OutputSink(OutputSink&& other) noexcept;
+  OutputSink& operator=(OutputSink&&) = delete;
+  OutputSink(const OutputSink&) = delete;
+  ~OutputSink();
+
+  void write(const void* data, std::size_t size);
+  // Flushes, closes and renames the temporary onto the target. Stdout: flushes.
+  void commit();
+
+  const std::string& path() const { return path_; }  // target path ("-" for stdout)
+  bool is_stdout() const { return fd_ == 1; }
+
+ private:
+  OutputSink() = default;
+  void discard() noexcept;
+
+  int fd_ = -1;
+  std::string path_;
+  std::string temp_path_;
+  bool committed_ = false;
+};
+
+// True when stdout is a terminal (binary output must not go there).
+bool stdout_is_terminal();
+// True when stdin is not a terminal (a pipe or a file is attached).
+bool stdin_is_redirected();
+
+// Installs SIGINT/SIGTERM handlers that remove live temporaries, and ignores SIGPIPE
+// so that EPIPE surfaces as BrokenPipe. Call once from main.
+void install_output_signal_handlers();
+
+}  // namespace onnxq::cli

@@ -1,0 +1,30 @@
+// A read-only memory map of a whole file (PROT_READ, MAP_PRIVATE).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace onnxq {
+
+class MappedFile {
+ public:
+  // Throws Error(Io) when the file cannot be opened or mapped.
+  static std::shared_ptr<const MappedFile> open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  const std::string& path() const { return path_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  MappedFile() = default;
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::string path_;
+};
+
+}  // namespace onnxq

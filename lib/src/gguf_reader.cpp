@@ -1,0 +1,1 @@
+#include "onnxq/gguf.hpp"
