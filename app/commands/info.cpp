@@ -1,0 +1,114 @@
+// onnxq info: a GGUF file's header facts, tensor counts and bytes per type.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "command.hpp"
+#include "metadata_format.hpp"
+#include "text_table.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct InfoOptions {
+  std::string path;
+  bool json = false;
+};
+
+struct TypeTotals {
+  std::uint64_t tensors = 0;
+  std::uint64_t elements = 0;
+  std::uint64_t bytes = 0;
+};
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+void run_info(const InfoOptions& opts) {
+  const GgufFile model = GgufFile::open(opts.path);
+  const GgufShard& first = model.primary();
+  std::map<std::uint32_t, TypeTotals> per_type;
+  TypeTotals total;
+  for (const TensorInfo& t : model.tensors()) {
+    TypeTotals& row = per_type[t.format->ggml_type];
+    for (TypeTotals* x : {&row, &total}) {
+      x->tensors += 1;
+      x->elements += t.element_count;
+      x->bytes += t.byte_size;
+    }
+  }
+  std::uint64_t file_bytes = 0;
+  for (const auto& s : model.shards()) file_bytes += s.bytes.size();
+  const double bpw = total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
+
+  if (opts.json) {
+    Json types = Json::array();
+    for (const auto& [type, row] : per_type) {
+      const BlockFormat* f = find_format_by_ggml_type(type);
+      types.push_back({{"type", f->gguf_name}, {"ggml_type", type}, {"format_id", f->format_id},
+                       {"tensors", row.tensors}, {"elements", row.elements}, {"bytes", row.bytes}});
+    }
+    Json shards = Json::array();
+    for (const auto& s : model.shards())
+      shards.push_back({{"path", s.path}, {"size", s.bytes.size()}, {"tensors", s.tensors.size()}});
+    Json out = {{"file", opts.path},
+                {"gguf_version", first.version},
+                {"endianness", first.big_endian ? "big" : "little"},
+                {"alignment", first.alignment},
+                {"file_size", file_bytes},
+                {"data_offset", first.data_offset},
+                {"n_kv", first.metadata.size()},
+                {"n_tensors", model.tensors().size()},
+                {"parameters", total.elements},
+                {"tensor_bytes", total.bytes},
+                {"bits_per_weight", bpw},
+                {"types", types},
+                {"shards", shards}};
+    std::cout << dump_json(out) << '\n';
+    return;
+  }
+  std::cout << "file:            " << escape_for_terminal(opts.path) << '\n'
+            << "gguf version:    " << first.version << '\n'
+            << "byte order:      " << (first.big_endian ? "big-endian" : "little-endian") << '\n'
+            << "alignment:       " << first.alignment << '\n'
+            << "file size:       " << file_bytes << " bytes\n"
+            << "data offset:     " << first.data_offset << '\n'
+            << "metadata keys:   " << first.metadata.size() << '\n'
+            << "tensors:         " << model.tensors().size() << '\n'
+            << "parameters:      " << total.elements << '\n'
+            << "tensor bytes:    " << total.bytes << '\n'
+            << "bits per weight: " << fixed(bpw, 3) << '\n';
+  if (model.shards().size() > 1) {
+    std::cout << "shards:          " << model.shards().size() << '\n';
+    for (const auto& s : model.shards())
+      std::cout << "  " << escape_for_terminal(s.path) << "  (" << s.tensors.size() << " tensors, " << s.bytes.size()
+                << " bytes)\n";
+  }
+  if (per_type.empty()) return;
+  std::cout << '\n';
+  using A = TextTable::Align;
+  TextTable table({"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right});
+  for (const auto& [type, row] : per_type) {
+    const BlockFormat* f = find_format_by_ggml_type(type);
+    table.add_row({std::string(f->gguf_name), std::to_string(row.tensors), std::to_string(row.elements),
+                   std::to_string(row.bytes), fixed(f->bits_per_weight(), 4)});
+  }
+  table.print(std::cout);
+}
+
+void add_info_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<InfoOptions>();
+  CLI::App* cmd = app.add_subcommand("info", "Show a GGUF file's version, layout, tensor counts and sizes per type");
+  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
+  cmd->add_flag("--json", opts->json, "Print the same facts as JSON");
+  cmd->callback([opts] { run_info(*opts); });
+}
+
+const CommandRegistration registration{"info", 10, &add_info_command};
+
+}  // namespace
+}  // namespace onnxq::cli

@@ -1,0 +1,24 @@
+// Unpack-29: LSB-first bit codes or radix/group codes from UINT8/UINT32 words to UINT8.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "onnxq/tensor.hpp"
+
+namespace onnxq {
+
+struct UnpackAttributes {
+  std::int64_t axis = -1;
+  std::optional<std::int64_t> bits;        // exclusive with radix/group_size
+  std::optional<std::int64_t> radix;
+  std::optional<std::int64_t> group_size;
+};
+
+// x: UINT8 or UINT32, rank >= 1; count: scalar INT64. Throws Error naming the rule broken.
+Tensor unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);
+
+// The same result from the scalar reference kernel only: the oracle the fast paths are tested against.
+Tensor unpack_reference(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);
+
+}  // namespace onnxq

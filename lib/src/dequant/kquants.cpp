@@ -1,0 +1,130 @@
+// K-quants: q2_k, q3_k, q4_k, q5_k, q6_k, q8_k (spec §6). 256 elements per block.
+#include <bit>
+#include <cstddef>
+
+#include "dequant/block_io.hpp"
+#include "dequant/block_layouts.hpp"
+#include "dequant/decoders.hpp"
+
+namespace onnxq::dequant {
+namespace {
+
+// The 2-bit code of element j in q2_k/q3_k/tq2_0-style planes: byte 32*(j/128) + j%32, bits 2*((j%128)/32).
+inline int plane2(const std::uint8_t* qs, int j) { return (qs[32 * (j / 128) + (j % 32)] >> (2 * ((j % 128) / 32))) & 3; }
+
+void q2_k_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(BlockQ2_K, d));
+  const float dmin = half_at(b + offsetof(BlockQ2_K, dmin));
+  const std::uint8_t* scales = b + offsetof(BlockQ2_K, scales);
+  const std::uint8_t* qs = b + offsetof(BlockQ2_K, qs);
+  for (int g = 0; g < 16; ++g) {
+    const float dl = d * static_cast<float>(scales[g] & 15);
+    const float ml = dmin * static_cast<float>(scales[g] >> 4);
+    for (int j = 16 * g; j < 16 * g + 16; ++j) y[j] = (dl * static_cast<float>(plane2(qs, j))) - ml;
+  }
+}
+
+// Sixteen 6-bit signed scales of q3_k (spec §6.2).
+inline int q3_k_scale(const std::uint8_t* S, int g) {
+  const int low4 = g < 8 ? (S[g] & 15) : (S[g - 8] >> 4);
+  const int high2 = (S[8 + (g % 4)] >> (2 * (g / 4))) & 3;
+  return low4 + 16 * high2 - 32;
+}
+
+void q3_k_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(BlockQ3_K, d));
+  const std::uint8_t* hmask = b + offsetof(BlockQ3_K, hmask);
+  const std::uint8_t* qs = b + offsetof(BlockQ3_K, qs);
+  const std::uint8_t* S = b + offsetof(BlockQ3_K, scales);
+  for (int g = 0; g < 16; ++g) {
+    const float dl = d * static_cast<float>(q3_k_scale(S, g));
+    for (int j = 16 * g; j < 16 * g + 16; ++j) {
+      const int hb = (hmask[j % 32] >> (j / 32)) & 1;
+      const int q = plane2(qs, j) - (hb ? 0 : 4);  // a clear high bit subtracts 4
+      y[j] = dl * static_cast<float>(q);
+    }
+  }
+}
+
+// Eight 6-bit scales and mins shared by q4_k and q5_k (spec §6.3).
+inline void k4_scale_min(const std::uint8_t* K, int g, int& sc, int& mn) {
+  if (g < 4) {
+    sc = K[g] & 63;
+    mn = K[g + 4] & 63;
+  } else {
+    sc = (K[g + 4] & 15) + 16 * (K[g - 4] >> 6);
+    mn = (K[g + 4] >> 4) + 16 * (K[g] >> 6);
+  }
+}
+
+void q4_k_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(BlockQ4_K, d));
+  const float dmin = half_at(b + offsetof(BlockQ4_K, dmin));
+  const std::uint8_t* K = b + offsetof(BlockQ4_K, scales);
+  const std::uint8_t* qs = b + offsetof(BlockQ4_K, qs);
+  for (int g = 0; g < 8; ++g) {
+    int sc, mn;
+    k4_scale_min(K, g, sc, mn);
+    const float d1 = d * static_cast<float>(sc);
+    const float m1 = dmin * static_cast<float>(mn);
+    const std::uint8_t* chunk = qs + 32 * (g / 2);
+    for (int l = 0; l < 32; ++l) {
+      const int q = (g % 2 == 0) ? (chunk[l] & 15) : (chunk[l] >> 4);
+      y[32 * g + l] = (d1 * static_cast<float>(q)) - m1;
+    }
+  }
+}
+
+void q5_k_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(BlockQ5_K, d));
+  const float dmin = half_at(b + offsetof(BlockQ5_K, dmin));
+  const std::uint8_t* K = b + offsetof(BlockQ5_K, scales);
+  const std::uint8_t* qh = b + offsetof(BlockQ5_K, qh);
+  const std::uint8_t* qs = b + offsetof(BlockQ5_K, qs);
+  for (int g = 0; g < 8; ++g) {
+    int sc, mn;
+    k4_scale_min(K, g, sc, mn);
+    const float d1 = d * static_cast<float>(sc);
+    const float m1 = dmin * static_cast<float>(mn);
+    const std::uint8_t* chunk = qs + 32 * (g / 2);
+    for (int l = 0; l < 32; ++l) {
+      const int lo = (g % 2 == 0) ? (chunk[l] & 15) : (chunk[l] >> 4);
+      const int q = lo + 16 * ((qh[l] >> g) & 1);
+      y[32 * g + l] = (d1 * static_cast<float>(q)) - m1;
+    }
+  }
+}
+
+void q6_k_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(BlockQ6_K, d));
+  const std::uint8_t* ql = b + offsetof(BlockQ6_K, ql);
+  const std::uint8_t* qh = b + offsetof(BlockQ6_K, qh);
+  const std::uint8_t* scales = b + offsetof(BlockQ6_K, scales);
+  for (int j = 0; j < 256; ++j) {
+    const int h = j / 128, k = (j % 128) / 32, l = j % 32;
+    const int lb = ql[64 * h + l + ((k % 2 == 1) ? 32 : 0)];
+    const int lo = (k < 2) ? (lb & 15) : (lb >> 4);
+    const int hi = (qh[32 * h + l] >> (2 * k)) & 3;
+    const int q = lo + 16 * hi - 32;
+    // (d * sc) first, then * q: the grouping decides the sign of zero (spec §6.5).
+    y[j] = (d * static_cast<float>(i8_of(scales[j / 16]))) * static_cast<float>(q);
+  }
+}
+
+// q8_k's scale is a full float32 and its `bsums` are never read (spec §6.6).
+void q8_k_block(const std::uint8_t* b, float* y) {
+  const float d = std::bit_cast<float>(u32_at(b + offsetof(BlockQ8_K, d)));
+  const std::uint8_t* qs = b + offsetof(BlockQ8_K, qs);
+  for (int j = 0; j < 256; ++j) y[j] = d * static_cast<float>(i8_of(qs[j]));
+}
+
+}  // namespace
+
+void decode_q2_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ2_K, 256, q2_k_block>(s, n, y); }
+void decode_q3_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ3_K, 256, q3_k_block>(s, n, y); }
+void decode_q4_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ4_K, 256, q4_k_block>(s, n, y); }
+void decode_q5_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ5_K, 256, q5_k_block>(s, n, y); }
+void decode_q6_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ6_K, 256, q6_k_block>(s, n, y); }
+void decode_q8_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ8_K, 256, q8_k_block>(s, n, y); }
+
+}  // namespace onnxq::dequant

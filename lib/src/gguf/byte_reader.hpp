@@ -1,0 +1,84 @@
+// A bounds-checked cursor over a GGUF file's bytes. Every read checks the bytes
+// that remain first, and every failure names the file and the byte offset.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "onnxq/error.hpp"
+
+namespace onnxq::gguf_detail {
+
+inline std::uint16_t bswap(std::uint16_t v) { return __builtin_bswap16(v); }
+inline std::uint32_t bswap(std::uint32_t v) { return __builtin_bswap32(v); }
+inline std::uint64_t bswap(std::uint64_t v) { return __builtin_bswap64(v); }
+
+// Loads an unsigned integer of the file's byte order from possibly unaligned memory.
+template <class T>
+T load(const std::byte* p, bool big_endian) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (sizeof(T) > 1) {
+    if (big_endian) v = bswap(v);
+  }
+  return v;
+}
+
+class ByteReader {
+ public:
+  ByteReader(std::span<const std::byte> bytes, std::string_view file_name)
+      : bytes_(bytes), name_(file_name) {}
+
+  std::uint64_t offset() const { return pos_; }
+  std::uint64_t remaining() const { return bytes_.size() - pos_; }
+  const std::byte* here() const { return bytes_.data() + pos_; }
+  void set_big_endian(bool be) { big_endian_ = be; }
+  bool big_endian() const { return big_endian_; }
+
+  [[noreturn]] void fail_at(std::uint64_t offset, const std::string& what) const {
+    invalid_input(std::string(name_) + ": offset " + std::to_string(offset) + ": " + what);
+  }
+
+  // Ensures n more bytes exist; `what` names the field for the message.
+  void require(std::uint64_t n, std::string_view what) const {
+    if (n > remaining())
+      fail_at(pos_, "truncated " + std::string(what) + ": needs " + std::to_string(n) + " bytes, " +
+                        std::to_string(remaining()) + " left in the file");
+  }
+
+  void skip(std::uint64_t n, std::string_view what) {
+    require(n, what);
+    pos_ += n;
+  }
+
+  template <class T>
+  T read(std::string_view what) {
+    require(sizeof(T), what);
+    T v = load<T>(here(), big_endian_);
+    pos_ += sizeof(T);
+    return v;
+  }
+
+  // A GGUF string: u64 length, then that many bytes (any bytes; not NUL-terminated).
+  std::string_view read_string(std::string_view what) {
+    const std::uint64_t at = pos_;
+    const auto len = read<std::uint64_t>(what);
+    if (len > remaining())
+      fail_at(at, std::string(what) + " length " + std::to_string(len) + " exceeds the " +
+                      std::to_string(remaining()) + " bytes left in the file");
+    std::string_view s(reinterpret_cast<const char*>(here()), static_cast<std::size_t>(len));
+    pos_ += len;
+    return s;
+  }
+
+ private:
+  std::span<const std::byte> bytes_;
+  std::string_view name_;
+  std::uint64_t pos_ = 0;
+  bool big_endian_ = false;
+};
+
+}  // namespace onnxq::gguf_detail

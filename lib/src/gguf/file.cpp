@@ -1,0 +1,131 @@
+// GgufFile: one GGUF file or all shards of a gguf-split model, as one model.
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <unordered_set>
+
+#include "parser.hpp"
+
+namespace onnxq {
+
+namespace {
+
+// gguf-split names shards `<base>-00001-of-00003.gguf`.
+struct SplitName {
+  std::string base;
+  int index;  // 1-based
+  int count;
+};
+
+std::optional<SplitName> parse_split_name(const std::string& path) {
+  static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)");
+  std::smatch m;
+  if (!std::regex_match(path, m, pattern)) return std::nullopt;
+  return SplitName{m[1].str(), std::stoi(m[2].str()), std::stoi(m[3].str())};
+}
+
+std::string shard_path(const SplitName& split, int index) {
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "-%05d-of-%05d.gguf", index, split.count);
+  return split.base + suffix;
+}
+
+std::optional<std::uint64_t> metadata_u64(const GgufShard& shard, std::string_view key) {
+  for (const auto& kv : shard.metadata)
+    if (kv.key == key) {
+      if (!kv.value.is_integer()) invalid_input(shard.path + ": metadata " + std::string(key) + " is not an integer");
+      return kv.value.as_u64();
+    }
+  return std::nullopt;
+}
+
+GgufShard open_shard(const std::string& path) {
+  auto file = MappedFile::open(path);
+  GgufShard shard = GgufParser::parse(file->bytes(), path);
+  shard.file = std::move(file);
+  return shard;
+}
+
+}  // namespace
+
+Shape TensorInfo::onnx_shape() const {
+  Shape shape(ne.rbegin(), ne.rend());
+  return shape;
+}
+
+GgufFile GgufFile::parse(std::span<const std::byte> bytes, std::string name) {
+  GgufFile model;
+  model.shards_.push_back(GgufParser::parse(bytes, name));
+  model.tensors_ = model.shards_.front().tensors;
+  return model;
+}
+
+GgufFile GgufFile::open(const std::string& path) {
+  GgufFile model;
+  const auto split = parse_split_name(path);
+  if (!split || split->count <= 1) {
+    model.shards_.push_back(open_shard(path));
+    const auto count = metadata_u64(model.shards_.front(), "split.count");
+    if (count && *count > 1)
+      invalid_input(path + ": metadata split.count = " + std::to_string(*count) +
+                    " but the file name does not follow the <name>-00001-of-0000N.gguf pattern, so its shards cannot be found");
+  } else {
+    if (split->index < 1 || split->index > split->count)
+      invalid_input(path + ": shard number " + std::to_string(split->index) + " is outside 1.." + std::to_string(split->count));
+    for (int i = 1; i <= split->count; ++i) {
+      const std::string p = shard_path(*split, i);
+      if (!std::filesystem::exists(p))
+        fail(ErrorKind::Io, "missing shard " + std::to_string(i) + " of " + std::to_string(split->count) + ": " + p);
+      model.shards_.push_back(open_shard(p));
+      const GgufShard& shard = model.shards_.back();
+      const auto no = metadata_u64(shard, "split.no");
+      const auto count = metadata_u64(shard, "split.count");
+      if (count && *count != static_cast<std::uint64_t>(split->count))
+        invalid_input(p + ": metadata split.count = " + std::to_string(*count) + ", but the file name says " +
+                      std::to_string(split->count) + " shards");
+      if (no && *no != static_cast<std::uint64_t>(i - 1))
+        invalid_input(p + ": metadata split.no = " + std::to_string(*no) + ", expected " + std::to_string(i - 1) +
+                      " for shard " + std::to_string(i));
+    }
+    const auto total = metadata_u64(model.shards_.front(), "split.tensors.count");
+    std::uint64_t found = 0;
+    for (const auto& s : model.shards_) found += s.tensors.size();
+    if (total && *total != found)
+      invalid_input(model.shards_.front().path + ": metadata split.tensors.count = " + std::to_string(*total) +
+                    ", but the shards hold " + std::to_string(found) + " tensors");
+  }
+  std::unordered_set<std::string_view> names;
+  for (std::size_t s = 0; s < model.shards_.size(); ++s) {
+    for (TensorInfo t : model.shards_[s].tensors) {
+      t.shard = s;
+      if (!names.insert(t.name).second)
+        invalid_input(model.shards_[s].path + ": tensor '" + std::string(t.name) + "' also appears in an earlier shard");
+      model.tensors_.push_back(std::move(t));
+    }
+  }
+  return model;
+}
+
+const GgufValue* GgufFile::find_metadata(std::string_view key) const {
+  for (const auto& kv : metadata())
+    if (kv.key == key) return &kv.value;
+  return nullptr;
+}
+
+const TensorInfo* GgufFile::find_tensor(std::string_view name) const {
+  for (const auto& t : tensors_)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::span<const std::byte> GgufFile::tensor_bytes(const TensorInfo& tensor) const {
+  const GgufShard& shard = shards_.at(tensor.shard);
+  if (tensor.byte_size == 0) return {};
+  return shard.bytes.subspan(static_cast<std::size_t>(tensor.file_offset), static_cast<std::size_t>(tensor.byte_size));
+}
+
+std::shared_ptr<const void> GgufFile::keep_alive(const TensorInfo& tensor) const {
+  return shards_.at(tensor.shard).file;
+}
+
+}  // namespace onnxq

@@ -1,1 +1,0 @@
-#include "onnxq/gguf.hpp"

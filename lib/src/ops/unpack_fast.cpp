@@ -1,0 +1,93 @@
+// Fast Unpack paths for rows that are contiguous (the last axis), in portable C++ written so the
+// compiler can unroll and vectorize. On a little-endian host a row of UINT32 words is the same LSB-first
+// bit stream as its bytes, so both storage types take the byte path. Tested against the reference.
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "ops/unpack_plan.hpp"
+
+namespace onnxq::ops_detail {
+namespace {
+
+// Up to 8 bytes as a little-endian integer, independent of host order.
+inline std::uint64_t load_le(const std::uint8_t* p, unsigned n) {
+  std::uint64_t v = 0;
+  for (unsigned k = 0; k < n; ++k) v |= std::uint64_t{p[k]} << (8 * k);
+  return v;
+}
+
+// Eight codes of BITS bits occupy exactly BITS bytes: whole chunks need no bit-level carry.
+template <unsigned BITS>
+void unpack_bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+  constexpr std::uint64_t mask = (std::uint64_t{1} << BITS) - 1;
+  const std::uint64_t chunks = count / 8;
+  if constexpr (BITS == 8) {
+    std::memcpy(out, in, count);
+    return;
+  }
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    const std::uint64_t v = load_le(in + c * BITS, BITS);
+    for (unsigned j = 0; j < 8; ++j) out[c * 8 + j] = static_cast<std::uint8_t>((v >> (j * BITS)) & mask);
+  }
+  const unsigned rest = static_cast<unsigned>(count % 8);
+  if (rest) {
+    const std::uint64_t v = load_le(in + chunks * BITS, (rest * BITS + 7) / 8);
+    for (unsigned j = 0; j < rest; ++j) out[chunks * 8 + j] = static_cast<std::uint8_t>((v >> (j * BITS)) & mask);
+  }
+}
+
+using RowFn = void (*)(const std::uint8_t*, std::uint8_t*, std::uint64_t);
+constexpr std::array<RowFn, 9> kBitsRows = {nullptr,
+                                            &unpack_bits_row<1>,
+                                            &unpack_bits_row<2>,
+                                            &unpack_bits_row<3>,
+                                            &unpack_bits_row<4>,
+                                            &unpack_bits_row<5>,
+                                            &unpack_bits_row<6>,
+                                            &unpack_bits_row<7>,
+                                            &unpack_bits_row<8>};
+
+// (R, G) = (3, 5): 3^5 = 243 <= 256, so W = 8 and each byte is one group of five ternary digits.
+struct TernaryDigits {
+  std::array<std::array<std::uint8_t, 5>, 243> digits{};
+  TernaryDigits() {
+    for (unsigned v = 0; v < 243; ++v)
+      for (unsigned d = 0, x = v; d < 5; ++d, x /= 3) digits[v][d] = static_cast<std::uint8_t>(x % 3);
+  }
+};
+
+// False when the row holds an index >= 243; the caller then lets the reference name it.
+bool unpack_ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+  static const TernaryDigits table;
+  const std::uint64_t groups = (count + 4) / 5;
+  std::uint8_t max = 0;
+  for (std::uint64_t g = 0; g < groups; ++g) max = in[g] > max ? in[g] : max;
+  if (max >= 243) return false;
+  const std::uint64_t full = count / 5;
+  for (std::uint64_t g = 0; g < full; ++g) std::memcpy(out + g * 5, table.digits[in[g]].data(), 5);
+  if (count % 5) std::memcpy(out + full * 5, table.digits[in[full]].data(), count % 5);
+  return true;
+}
+
+}  // namespace
+
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out) {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  if (plan.inner != 1) return false;
+  const bool ternary = plan.grouped && plan.radix == 3 && plan.group_size == 5;
+  if (plan.grouped && !ternary) return false;
+  const std::uint64_t row_bytes = plan.words_per_row * (plan.word_bits / 8);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(x.bytes().data());
+  const std::uint64_t count = plan.count;
+  if (!ternary) {
+    const RowFn row = kBitsRows[plan.bits];
+    for (std::uint64_t r = 0; r < plan.outer; ++r) row(in + r * row_bytes, out + r * count, count);
+    return true;
+  }
+  for (std::uint64_t r = 0; r < plan.outer; ++r)
+    if (!unpack_ternary_row(in + r * row_bytes, out + r * count, count)) return false;
+  return true;
+}
+
+}  // namespace onnxq::ops_detail
