@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# info / meta / list on big-endian and split GGUF files written here by an independent writer.
+source "$(dirname "$0")/common.bash"
+
+"$PYTHON" - "$WORK" <<'PY'
+import struct, sys
+work = sys.argv[1]
+
+def gguf(order, kvs, tensors, magic=b"GGUF"):
+    """kvs: list of (key, type, payload bytes); tensors: list of (name, ne, type, nbytes)."""
+    p = order
+    def s(x):
+        b = x.encode()
+        return struct.pack(p + "Q", len(b)) + b
+    out = magic + struct.pack(p + "IQQ", 3, len(tensors), len(kvs))
+    for key, t, payload in kvs:
+        out += s(key) + struct.pack(p + "I", t) + payload
+    offset = 0
+    for name, ne, t, nbytes in tensors:
+        out += s(name) + struct.pack(p + "I", len(ne)) + b"".join(struct.pack(p + "Q", d) for d in ne)
+        out += struct.pack(p + "IQ", t, offset)
+        offset += (nbytes + 31) // 32 * 32
+    out += b"\0" * (-len(out) % 32)
+    out += b"\x11" * offset
+    return out
+
+def kv_set(p, shard, count):
+    return [("general.name", 8, struct.pack(p + "Q", 5) + b"split"),
+            ("split.no", 2, struct.pack(p + "H", shard)),
+            ("split.count", 2, struct.pack(p + "H", count)),
+            ("split.tensors.count", 5, struct.pack(p + "i", 3))]
+
+for order, magic, name in ((">", b"GGUF", "be.gguf"), (">", b"FUGG", "fugg.gguf"), ("<", b"GGUF", "le.gguf")):
+    kvs = [("general.architecture", 8, struct.pack(order + "Q", 4) + b"test"),
+           ("test.u32", 4, struct.pack(order + "I", 123456789)),
+           ("test.arr", 9, struct.pack(order + "IQ", 11, 2) + struct.pack(order + "qq", -7, 1 << 40))]
+    open(f"{work}/{name}", "wb").write(gguf(order, kvs, [("w", [256, 2], 12, 288), ("v", [5], 0, 20)], magic))
+
+shards = [[("a", [32], 8, 34)], [("b", [64, 2], 2, 72)], [("c", [4], 1, 8)]]
+for i, ts in enumerate(shards):
+    open(f"{work}/m-{i+1:05d}-of-00003.gguf", "wb").write(gguf("<", kv_set("<", i, 3), ts))
+PY
+
+for f in be fugg; do
+  "$ONNXQ" info "$WORK/$f.gguf" >"$WORK/$f.info"
+  check "$f: byte order reported" grep -q '^byte order: *big-endian' "$WORK/$f.info"
+  "$ONNXQ" info "$WORK/le.gguf" >"$WORK/le.info"
+  check "$f: same facts as the little-endian twin" \
+    diff <(grep -v -e '^file:' -e '^byte order:' "$WORK/$f.info") <(grep -v -e '^file:' -e '^byte order:' "$WORK/le.info")
+  check "$f: list matches" diff <("$ONNXQ" list --json "$WORK/$f.gguf") <("$ONNXQ" list --json "$WORK/le.gguf")
+  check "$f: metadata values" test "$("$ONNXQ" meta "$WORK/$f.gguf" -k test.u32 -k test.arr)" = $'123456789\n-7\n1099511627776'
+done
+
+"$ONNXQ" info "$WORK/m-00002-of-00003.gguf" >"$WORK/split.info"
+check "split: shards listed" grep -q '^shards: *3$' "$WORK/split.info"
+check "split: all tensors counted" grep -q '^tensors: *3$' "$WORK/split.info"
+"$ONNXQ" list "$WORK/m-00001-of-00003.gguf" >"$WORK/split.list"
+check "split: list shows the shard column" grep -qE '^c +F16 +- +\[4\] +4 +8 +[0-9]+ +3$' "$WORK/split.list"
+rm "$WORK/m-00003-of-00003.gguf"
+check "split: missing shard is exit 3" expect_exit 3 "$ONNXQ" list "$WORK/m-00001-of-00003.gguf"
+check "split: message names the shard" grep -q 'missing shard 3 of 3' "$WORK/err"
+finish
