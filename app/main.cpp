@@ -8,10 +8,12 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "docs/generate.hpp"
 #include "exit_codes.hpp"
 #include "onnxq/error.hpp"
 #include "onnxq/version.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 using namespace onnxq;
 using namespace onnxq::cli;
@@ -22,6 +24,7 @@ void setup_logging(const GlobalOptions& global) {
   auto logger = spdlog::stderr_color_mt("onnxq");
   logger->set_pattern("onnxq: %l: %v");
   spdlog::set_default_logger(logger);
+  set_progress_enabled(!global.quiet);
   if (global.quiet)
     spdlog::set_level(spdlog::level::err);
   else if (global.verbosity >= 2)
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] { setup_logging(global); });
 
   for (const CommandRegistration* command : registered_commands()) command->add(app, global);
+  docs::add_generate_option(app);  // hidden: man page and completions from these definitions
 
   try {
     app.parse(argc, argv);
@@ -58,6 +62,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::Success&) {
+    return kExitOk;  // --generate finished
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <array>
@@ -10,6 +11,10 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <vector>
 
 #include "onnxq/error.hpp"
 
@@ -56,15 +61,72 @@ mode_t default_file_mode() {
   fail(ErrorKind::Io, what + " " + path + ": " + std::strerror(err));
 }
 
+struct FileId {
+  dev_t dev;
+  ino_t ino;
+  bool operator==(const FileId&) const = default;
+};
+
+std::mutex g_inputs_mutex;
+std::vector<FileId> g_noted_inputs;
+
+// Files this process is reading: noted inputs, stdin and every other open descriptor, and every mapped file
+// (a GGUF or .npy stays mapped while its tensors are in use, with its descriptor already closed).
+bool is_process_input(const FileId& id) {
+  {
+    std::lock_guard lock(g_inputs_mutex);
+    for (const FileId& f : g_noted_inputs)
+      if (f == id) return true;
+  }
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    const std::string fd_name = entry.path().filename().string();
+    if (fd_name == "1" || fd_name == "2") continue;  // stdout and stderr are outputs
+    struct stat st {};
+    if (::stat(entry.path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && FileId{st.st_dev, st.st_ino} == id)
+      return true;
+  }
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    // address perms offset major:minor inode path
+    std::istringstream fields(line);
+    std::string address, perms, offset, device;
+    unsigned long long inode = 0;
+    if (!(fields >> address >> perms >> offset >> device >> inode) || inode == 0) continue;
+    const auto colon = device.find(':');
+    if (colon == std::string::npos) continue;
+    const unsigned major_no = static_cast<unsigned>(std::stoul(device.substr(0, colon), nullptr, 16));
+    const unsigned minor_no = static_cast<unsigned>(std::stoul(device.substr(colon + 1), nullptr, 16));
+    if (inode == id.ino && makedev(major_no, minor_no) == id.dev) return true;
+  }
+  return false;
+}
+
+void refuse_if_input(const struct stat& st, const std::string& what) {
+  if (S_ISREG(st.st_mode) && is_process_input({st.st_dev, st.st_ino}))
+    fail(ErrorKind::InvalidArgument, "refusing to write to " + what + ": it is one of the input files");
+}
+
 }  // namespace
+
+void note_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;  // the reader reports a missing file itself
+  std::lock_guard lock(g_inputs_mutex);
+  g_noted_inputs.push_back({st.st_dev, st.st_ino});
+}
 
 bool stdout_is_terminal() { return ::isatty(1) == 1; }
 bool stdin_is_redirected() { return ::isatty(0) == 0; }
 
 void install_output_signal_handlers() {
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, a clean I/O error.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::signal(SIGINT, remove_temps_and_exit);
   std::signal(SIGTERM, remove_temps_and_exit);
+  std::signal(SIGHUP, remove_temps_and_exit);
 }
 
 OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
@@ -73,13 +135,31 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
   if (path == "-") {
     if (!allow_terminal && stdout_is_terminal())
       fail(ErrorKind::InvalidArgument, "refusing to write binary output to a terminal; use -o FILE or a pipe");
+    struct stat st {};
+    if (::fstat(1, &st) == 0) refuse_if_input(st, "standard output");
     sink.fd_ = 1;
     return sink;
   }
   const std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
-  if (std::filesystem::is_directory(target)) fail(ErrorKind::Io, "output path " + path + " is a directory");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail(ErrorKind::Io, "output path " + path + " is a directory");
+    refuse_if_input(st, path);
+    if (!S_ISREG(st.st_mode)) {
+      // A device or FIFO: write in place; a rename would replace the node itself.
+      int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd < 0) io_error("cannot open", path, errno);
+      if (!allow_terminal && ::isatty(fd)) {
+        ::close(fd);
+        fail(ErrorKind::InvalidArgument, "refusing to write binary output to the terminal " + path);
+      }
+      sink.fd_ = fd;
+      sink.direct_ = true;
+      return sink;
+    }
+  }
   std::string temp_name = ".";
   temp_name += target.filename().string();
   temp_name += ".onnxq-XXXXXX";
@@ -95,7 +175,11 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
 }
 
 OutputSink::OutputSink(OutputSink&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)), temp_path_(std::move(other.temp_path_)), committed_(other.committed_) {
+    : fd_(other.fd_),
+      path_(std::move(other.path_)),
+      temp_path_(std::move(other.temp_path_)),
+      direct_(other.direct_),
+      committed_(other.committed_) {
   other.fd_ = -1;
   other.temp_path_.clear();
   other.committed_ = true;
@@ -140,6 +224,10 @@ void OutputSink::commit() {
     io_error("cannot write", path_, errno);
   }
   fd_ = -1;
+  if (direct_) {
+    committed_ = true;
+    return;
+  }
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) io_error("cannot rename the temporary file onto", path_, errno);
   unregister_temp(temp_path_);
   temp_path_.clear();

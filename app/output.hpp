@@ -1,7 +1,10 @@
 // Output sinks for binary results. A file is written to an exclusive temporary
 // name beside the target and renamed only by commit(); if the sink is destroyed
 // uncommitted (an error, an exception) or the process gets SIGINT/SIGTERM, the
-// temporary is removed and the target is left untouched.
+// temporary is removed and the target is left untouched. An existing device or FIFO
+// (/dev/null, /dev/full, a named pipe) is written in place: renaming onto it would
+// replace the device node. A target that is one of the process's inputs (the same
+// inode as an open or mapped file, stdin, or a path given to note_input_file) is refused.
 #pragma once
 
 #include <cstddef>
@@ -36,16 +39,21 @@ class OutputSink {
   int fd_ = -1;
   std::string path_;
   std::string temp_path_;
+  bool direct_ = false;  // a device or FIFO opened in place: commit only closes it
   bool committed_ = false;
 };
+
+// Records an input file (by inode) that is read and closed before outputs are opened, so that
+// an output onto it is refused even though it is no longer open or mapped.
+void note_input_file(const std::string& path);
 
 // True when stdout is a terminal (binary output must not go there).
 bool stdout_is_terminal();
 // True when stdin is not a terminal (a pipe or a file is attached).
 bool stdin_is_redirected();
 
-// Installs SIGINT/SIGTERM handlers that remove live temporaries, and ignores SIGPIPE
-// so that EPIPE surfaces as BrokenPipe. Call once from main.
+// Installs SIGINT/SIGTERM/SIGHUP handlers that remove live temporaries, and ignores SIGPIPE
+// (EPIPE surfaces as BrokenPipe) and SIGXFSZ (EFBIG surfaces as an I/O error). Call once from main.
 void install_output_signal_handlers();
 
 }  // namespace onnxq::cli

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "onnxq/format.hpp"
+#include "onnxq/isa.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {
@@ -14,9 +15,24 @@ namespace {
 
 struct FormatsOptions {
   bool json = false;
+  bool isa = false;
 };
 
+// The decoders' SIMD path (ONNXQ_ISA forces one) and the paths this CPU can run.
+void run_isa(const FormatsOptions& opts) {
+  const std::string active = active_isa();
+  const std::vector<std::string> supported = supported_isas();
+  if (opts.json) {
+    std::cout << nlohmann::ordered_json{{"active_isa", active}, {"supported_isas", supported}}.dump(2) << '\n';
+    return;
+  }
+  std::string list;
+  for (const std::string& s : supported) list += (list.empty() ? "" : " ") + s;
+  std::cout << "active isa: " << active << "\nsupported:  " << list << '\n';
+}
+
 void run_formats(const FormatsOptions& opts) {
+  if (opts.isa) return run_isa(opts);
   if (opts.json) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const BlockFormat& f : all_formats()) {
@@ -48,6 +64,7 @@ void add_formats_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<FormatsOptions>();
   CLI::App* cmd = app.add_subcommand("formats", "Show the format table: DequantizePacked formats and GGUF plain types");
   cmd->add_flag("--json", opts->json, "Print the table as JSON");
+  cmd->add_flag("--isa", opts->isa, "Show the SIMD path the decoders use (ONNXQ_ISA=scalar|avx2|avx512 forces one)");
   cmd->callback([opts] { run_formats(*opts); });
 }
 

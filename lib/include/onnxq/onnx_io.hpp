@@ -115,4 +115,9 @@ SingleNodeModel decode_single_node_model(std::span<const std::byte> bytes, const
 SingleNodeModel read_single_node_model_file(const std::string& path);
 std::string encode_model(const SingleNodeModel& model);
 
+// The IR version make-case writes for a default-domain opset: the IR of the ONNX release that
+// introduced the opset (9 -> 4, 11 -> 6, 13 -> 7, ...), and 10 from opset 21 on, as the
+// backend-test cases onnxq ships declare for opsets 23 and 29.
+std::int64_t ir_version_for_opset(std::int64_t opset);
+
 }  // namespace onnxq

@@ -6,6 +6,7 @@
 #include "dequant/block_layouts.hpp"
 #include "dequant/decoders.hpp"
 #include "onnxq/dequantize.hpp"
+#include "simd/dispatch.hpp"
 
 namespace onnxq {
 namespace {
@@ -47,6 +48,7 @@ const BlockDecoder* scalar_block_decoder(std::uint32_t ggml_type) {
 // from CPUID (and an override for tests) will be returned from here.
 const BlockDecoder* block_decoder(const BlockFormat& format) {
   if (!format.is_block_format()) return nullptr;
+  if (const BlockDecoder* fast = simd::simd_block_decoder(format.ggml_type)) return fast;  // SIMD (lib/src/simd)
   return scalar_block_decoder(format.ggml_type);
 }
 

@@ -9,19 +9,22 @@
 namespace onnxq::dequant {
 namespace {
 
-// The 2-bit code of element j in q2_k/q3_k/tq2_0-style planes: byte 32*(j/128) + j%32, bits 2*((j%128)/32).
-inline int plane2(const std::uint8_t* qs, int j) { return (qs[32 * (j / 128) + (j % 32)] >> (2 * ((j % 128) / 32))) & 3; }
-
+// Element j = 128*h + 32*p + 16*s + l takes bits 2p of byte 32*h + 16*s + l; its sub-block is j/16.
 void q2_k_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockQ2_K, d));
   const float dmin = half_at(b + offsetof(BlockQ2_K, dmin));
   const std::uint8_t* scales = b + offsetof(BlockQ2_K, scales);
   const std::uint8_t* qs = b + offsetof(BlockQ2_K, qs);
-  for (int g = 0; g < 16; ++g) {
-    const float dl = d * static_cast<float>(scales[g] & 15);
-    const float ml = dmin * static_cast<float>(scales[g] >> 4);
-    for (int j = 16 * g; j < 16 * g + 16; ++j) y[j] = (dl * static_cast<float>(plane2(qs, j))) - ml;
-  }
+  for (int h = 0; h < 2; ++h)
+    for (int p = 0; p < 4; ++p)
+      for (int s = 0; s < 2; ++s) {
+        const int g = 8 * h + 2 * p + s;
+        const float dl = d * static_cast<float>(scales[g] & 15);
+        const float ml = dmin * static_cast<float>(scales[g] >> 4);
+        const std::uint8_t* q = qs + 32 * h + 16 * s;
+        float* out = y + 16 * g;
+        for (int l = 0; l < 16; ++l) out[l] = (dl * static_cast<float>((q[l] >> (2 * p)) & 3)) - ml;
+      }
 }
 
 // Sixteen 6-bit signed scales of q3_k (spec §6.2).
@@ -36,14 +39,21 @@ void q3_k_block(const std::uint8_t* b, float* y) {
   const std::uint8_t* hmask = b + offsetof(BlockQ3_K, hmask);
   const std::uint8_t* qs = b + offsetof(BlockQ3_K, qs);
   const std::uint8_t* S = b + offsetof(BlockQ3_K, scales);
-  for (int g = 0; g < 16; ++g) {
-    const float dl = d * static_cast<float>(q3_k_scale(S, g));
-    for (int j = 16 * g; j < 16 * g + 16; ++j) {
-      const int hb = (hmask[j % 32] >> (j / 32)) & 1;
-      const int q = plane2(qs, j) - (hb ? 0 : 4);  // a clear high bit subtracts 4
-      y[j] = dl * static_cast<float>(q);
-    }
-  }
+  // Same plane layout as q2_k; the high bit of element j is bit j/32 = 4h + p of hmask[j % 32].
+  for (int h = 0; h < 2; ++h)
+    for (int p = 0; p < 4; ++p)
+      for (int s = 0; s < 2; ++s) {
+        const int g = 8 * h + 2 * p + s;
+        const float dl = d * static_cast<float>(q3_k_scale(S, g));
+        const std::uint8_t* q = qs + 32 * h + 16 * s;
+        const std::uint8_t* hm = hmask + 16 * s;
+        float* out = y + 16 * g;
+        for (int l = 0; l < 16; ++l) {
+          const int hb = (hm[l] >> (4 * h + p)) & 1;
+          const int v = ((q[l] >> (2 * p)) & 3) - (hb ? 0 : 4);  // a clear high bit subtracts 4
+          out[l] = dl * static_cast<float>(v);
+        }
+      }
 }
 
 // Eight 6-bit scales and mins shared by q4_k and q5_k (spec §6.3).
@@ -95,20 +105,27 @@ void q5_k_block(const std::uint8_t* b, float* y) {
   }
 }
 
+// Element j = 128*h + 32*k + l: low nibble of ql[64h + l (+32 for odd k)] (high nibble for k >= 2),
+// high 2 bits at bits 2k of qh[32h + l]; sub-block j/16 = 8h + 2k + l/16.
 void q6_k_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockQ6_K, d));
   const std::uint8_t* ql = b + offsetof(BlockQ6_K, ql);
   const std::uint8_t* qh = b + offsetof(BlockQ6_K, qh);
   const std::uint8_t* scales = b + offsetof(BlockQ6_K, scales);
-  for (int j = 0; j < 256; ++j) {
-    const int h = j / 128, k = (j % 128) / 32, l = j % 32;
-    const int lb = ql[64 * h + l + ((k % 2 == 1) ? 32 : 0)];
-    const int lo = (k < 2) ? (lb & 15) : (lb >> 4);
-    const int hi = (qh[32 * h + l] >> (2 * k)) & 3;
-    const int q = lo + 16 * hi - 32;
-    // (d * sc) first, then * q: the grouping decides the sign of zero (spec §6.5).
-    y[j] = (d * static_cast<float>(i8_of(scales[j / 16]))) * static_cast<float>(q);
-  }
+  for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < 4; ++k)
+      for (int half = 0; half < 2; ++half) {
+        // (d * sc) first, then * q: the grouping decides the sign of zero (spec §6.5).
+        const float dl = d * static_cast<float>(i8_of(scales[8 * h + 2 * k + half]));
+        const std::uint8_t* lq = ql + 64 * h + ((k % 2 == 1) ? 32 : 0) + 16 * half;
+        const std::uint8_t* hq = qh + 32 * h + 16 * half;
+        float* out = y + 128 * h + 32 * k + 16 * half;
+        for (int l = 0; l < 16; ++l) {
+          const int lo = (k < 2) ? (lq[l] & 15) : (lq[l] >> 4);
+          const int hi = (hq[l] >> (2 * k)) & 3;
+          out[l] = dl * static_cast<float>(lo + 16 * hi - 32);
+        }
+      }
 }
 
 // q8_k's scale is a full float32 and its `bsums` are never read (spec §6.6).

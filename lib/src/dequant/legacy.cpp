@@ -9,28 +9,34 @@ namespace onnxq::dequant {
 namespace {
 
 // Elements 0..15 sit in the low nibbles of the 16 code bytes, 16..31 in the high nibbles.
-inline int low_nibble(const std::uint8_t* qs, int j) { return j < 16 ? (qs[j] & 15) : (qs[j - 16] >> 4); }
-
 void q4_0_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockQ4_0, d));
   const std::uint8_t* qs = b + offsetof(BlockQ4_0, qs);
-  for (int j = 0; j < 32; ++j) y[j] = static_cast<float>(low_nibble(qs, j) - 8) * d;
+  for (int j = 0; j < 16; ++j) {
+    y[j] = static_cast<float>((qs[j] & 15) - 8) * d;
+    y[j + 16] = static_cast<float>((qs[j] >> 4) - 8) * d;
+  }
 }
 
 void q4_1_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockQ4_1, d));
   const float m = half_at(b + offsetof(BlockQ4_1, m));
   const std::uint8_t* qs = b + offsetof(BlockQ4_1, qs);
-  for (int j = 0; j < 32; ++j) y[j] = (static_cast<float>(low_nibble(qs, j)) * d) + m;  // one rounding: the + m
+  for (int j = 0; j < 16; ++j) {  // the product is exact; the one rounding is the + m
+    y[j] = (static_cast<float>(qs[j] & 15) * d) + m;
+    y[j + 16] = (static_cast<float>(qs[j] >> 4) * d) + m;
+  }
 }
 
 void q5_0_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockQ5_0, d));
   const std::uint32_t qh = u32_at(b + offsetof(BlockQ5_0, qh));
   const std::uint8_t* qs = b + offsetof(BlockQ5_0, qs);
-  for (int j = 0; j < 32; ++j) {
-    const int q = low_nibble(qs, j) + 16 * static_cast<int>((qh >> j) & 1);
-    y[j] = static_cast<float>(q - 16) * d;
+  for (int j = 0; j < 16; ++j) {  // qh bit j is bit 4 of element j
+    const int lo = (qs[j] & 15) + 16 * static_cast<int>((qh >> j) & 1);
+    const int hi = (qs[j] >> 4) + 16 * static_cast<int>((qh >> (j + 16)) & 1);
+    y[j] = static_cast<float>(lo - 16) * d;
+    y[j + 16] = static_cast<float>(hi - 16) * d;
   }
 }
 
@@ -39,9 +45,11 @@ void q5_1_block(const std::uint8_t* b, float* y) {
   const float m = half_at(b + offsetof(BlockQ5_1, m));
   const std::uint32_t qh = u32_at(b + offsetof(BlockQ5_1, qh));
   const std::uint8_t* qs = b + offsetof(BlockQ5_1, qs);
-  for (int j = 0; j < 32; ++j) {
-    const int q = low_nibble(qs, j) + 16 * static_cast<int>((qh >> j) & 1);
-    y[j] = (static_cast<float>(q) * d) + m;
+  for (int j = 0; j < 16; ++j) {
+    const int lo = (qs[j] & 15) + 16 * static_cast<int>((qh >> j) & 1);
+    const int hi = (qs[j] >> 4) + 16 * static_cast<int>((qh >> (j + 16)) & 1);
+    y[j] = (static_cast<float>(lo) * d) + m;
+    y[j + 16] = (static_cast<float>(hi) * d) + m;
   }
 }
 

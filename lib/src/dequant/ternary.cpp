@@ -28,10 +28,13 @@ void tq1_0_block(const std::uint8_t* b, float* y) {
 void tq2_0_block(const std::uint8_t* b, float* y) {
   const float d = half_at(b + offsetof(BlockTq2_0, d));
   const std::uint8_t* qs = b + offsetof(BlockTq2_0, qs);
-  for (int j = 0; j < 256; ++j) {
-    const int q = (qs[32 * (j / 128) + (j % 32)] >> (2 * ((j % 128) / 32))) & 3;
-    y[j] = static_cast<float>(q - 1) * d;  // q = 3 gives 2d: never written by encoders, still defined
-  }
+  // Two 32-byte halves of four bit-planes, as q2_k: element 128h + 32p + l is bits 2p of qs[32h + l].
+  for (int h = 0; h < 2; ++h)
+    for (int p = 0; p < 4; ++p)
+      for (int l = 0; l < 32; ++l) {
+        const int q = (qs[32 * h + l] >> (2 * p)) & 3;
+        y[128 * h + 32 * p + l] = static_cast<float>(q - 1) * d;  // q = 3 gives 2d: never written by encoders, still defined
+      }
 }
 
 }  // namespace

@@ -1,32 +1,22 @@
 // Reading one element of a numeric tensor as an int64, the way OneHot casts indices and depth.
 #pragma once
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 
+#include "onnxq/half.hpp"
 #include "onnxq/tensor.hpp"
 
 namespace onnxq::ops_detail {
 
-inline float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = (h & 0x8000u) << 16;
-  const std::uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
-  if (exp != 0) return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
-  const float magnitude = std::ldexp(static_cast<float>(mant), -24);  // subnormal or zero
-  return sign ? -magnitude : magnitude;
-}
-
-inline float bfloat16_to_float(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t{b} << 16); }
-
 // Truncation toward zero; nullopt for NaN and for values outside int64.
 inline std::optional<std::int64_t> float_to_int64(double v) {
-  if (!(v > -9223372036854775808.0 - 1024.0 && v < 9223372036854775808.0)) return std::nullopt;
+  if (std::isnan(v)) return std::nullopt;
   const double t = std::trunc(v);
-  if (t < -9223372036854775808.0) return std::nullopt;
+  // -2^63 is exact in double; 2^63 is the first value past the top.
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) return std::nullopt;
   return static_cast<std::int64_t>(t);
 }
 
@@ -60,7 +50,7 @@ inline std::optional<std::int64_t> element_as_int64(const Tensor& t, std::size_t
     case DType::Float: return float_to_int64(t.at<float>(i));
     case DType::Double: return float_to_int64(t.at<double>(i));
     case DType::Float16: return float_to_int64(half_to_float(t.at<std::uint16_t>(i)));
-    case DType::BFloat16: return float_to_int64(bfloat16_to_float(t.at<std::uint16_t>(i)));
+    case DType::BFloat16: return float_to_int64(bf16_to_float(t.at<std::uint16_t>(i)));
     default: return std::nullopt;
   }
 }

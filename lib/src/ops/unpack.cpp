@@ -1,6 +1,7 @@
 // Unpack-29: validate, then take a fast path when one covers the layout, else the reference.
 #include "onnxq/ops/unpack.hpp"
 
+#include "onnxq/error.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq {
@@ -13,6 +14,15 @@ Tensor unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attr
   // A fast path that meets an invalid group index stops; the reference then reports it.
   if (!ops_detail::unpack_fast_kernel(plan, x, out)) ops_detail::unpack_reference_kernel(plan, x, out);
   return y;
+}
+
+void unpack_into(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs, Tensor& y) {
+  const ops_detail::UnpackPlan plan = ops_detail::plan_unpack(x, count, attrs);
+  if (y.dtype() != DType::UInt8 || y.shape() != plan.output_shape)
+    invalid_argument("Unpack: the output tensor must be UINT8 of shape " + shape_to_string(plan.output_shape));
+  if (plan.outer == 0) return;
+  auto* out = y.mutable_data<std::uint8_t>();
+  if (!ops_detail::unpack_fast_kernel(plan, x, out)) ops_detail::unpack_reference_kernel(plan, x, out);
 }
 
 Tensor unpack_reference(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs) {

@@ -43,6 +43,8 @@ unsigned bits_to_hold(std::uint64_t p) {
   return w;
 }
 
+}  // namespace
+
 void plan_mode(UnpackPlan& plan, const UnpackAttributes& attrs) {
   const bool has_grouped = attrs.radix.has_value() || attrs.group_size.has_value();
   if (attrs.bits && has_grouped)
@@ -83,8 +85,6 @@ std::optional<std::uint64_t> required_words(const UnpackPlan& plan) {
   return *total_bits / plan.word_bits + (*total_bits % plan.word_bits != 0);
 }
 
-}  // namespace
-
 UnpackPlan plan_unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs) {
   UnpackPlan plan;
   if (x.dtype() == DType::UInt8)
@@ -121,3 +121,32 @@ UnpackPlan plan_unpack(const Tensor& x, const Tensor& count, const UnpackAttribu
 }
 
 }  // namespace onnxq::ops_detail
+
+namespace onnxq {
+
+std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs) {
+  // Plan with count 0 for the checks of dtype, rank, axis and attributes; the length rule comes after.
+  ops_detail::UnpackPlan plan;
+  if (x.dtype() != DType::UInt8 && x.dtype() != DType::UInt32)
+    invalid_input("Unpack: X must be UINT8 or UINT32 storage words, got " + std::string(dtype_info(x.dtype()).onnx_name));
+  if (x.rank() < 1) invalid_input("Unpack: X must have rank at least 1, got a scalar");
+  plan.word_bits = x.dtype() == DType::UInt8 ? 8 : 32;
+  ops_detail::plan_mode(plan, attrs);
+  plan.axis = ops_detail::normalize_axis(attrs.axis, x.rank(), "Unpack");
+  const auto words = static_cast<std::uint64_t>(x.shape()[plan.axis]);
+  const auto total_bits = checked_mul(words, plan.word_bits);
+  if (!total_bits) invalid_input("Unpack: axis length " + std::to_string(words) + " is too long");
+  const unsigned unit = plan.grouped ? plan.index_bits : plan.bits;
+  const std::uint64_t units = *total_bits / unit;
+  const auto count = plan.grouped ? checked_mul(units, plan.group_size) : std::optional<std::uint64_t>(units);
+  if (!count || *count > static_cast<std::uint64_t>(INT64_MAX))
+    invalid_input("Unpack: the largest count for axis length " + std::to_string(words) + " exceeds 2^63-1");
+  plan.count = *count;
+  const auto need = ops_detail::required_words(plan);
+  if (!need || *need != words)
+    invalid_input("Unpack: no count fits axis length " + std::to_string(words) + ": " + std::to_string(units) +
+                  " whole groups of W = " + std::to_string(unit) + " bits pack into fewer words");
+  return static_cast<std::int64_t>(*count);
+}
+
+}  // namespace onnxq

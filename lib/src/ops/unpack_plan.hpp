@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "onnxq/ops/unpack.hpp"
 
@@ -22,6 +23,11 @@ struct UnpackPlan {
   std::uint64_t inner = 0;
   Shape output_shape;
 };
+
+// Sets the mode fields of `plan` from attrs (bits, or radix/group_size with R^G and W); throws on bad values.
+void plan_mode(UnpackPlan& plan, const UnpackAttributes& attrs);
+// The axis length the doc requires for plan.count, or nullopt past 64 bits.
+std::optional<std::uint64_t> required_words(const UnpackPlan& plan);
 
 // Checks x, count and attrs against Unpack-29; throws Error naming the rule broken.
 UnpackPlan plan_unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);

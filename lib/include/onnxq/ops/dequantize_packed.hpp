@@ -2,8 +2,10 @@
 // Implemented in lib/src/dequant/ (see ../shared/spec/dequantize-packed.md).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
+#include "onnxq/format.hpp"
 #include "onnxq/tensor.hpp"
 
 namespace onnxq {
@@ -17,5 +19,9 @@ struct DequantizePackedAttributes {
 // x: a 1-D UINT8 tensor holding exactly the blocks. Throws Error(InvalidInput /
 // InvalidArgument) naming the violated rule.
 Tensor dequantize_packed(const Tensor& x, const DequantizePackedAttributes& attrs);
+
+// The operator's attribute and length checks alone, for callers that stream the decode
+// themselves (decode_blocks): returns the format row, or throws exactly as dequantize_packed.
+const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& attrs, std::uint64_t byte_length);
 
 }  // namespace onnxq

@@ -13,4 +13,8 @@ enum class OneHotVersion { V9, V11 };
 Tensor onehot(const Tensor& indices, const Tensor& depth, const Tensor& values, std::int64_t axis = -1,
               OneHotVersion version = OneHotVersion::V9);
 
+// As onehot(), into `output`: an owned tensor of the values' dtype and the output shape.
+void onehot_into(const Tensor& indices, const Tensor& depth, const Tensor& values, std::int64_t axis,
+                 OneHotVersion version, Tensor& output);
+
 }  // namespace onnxq

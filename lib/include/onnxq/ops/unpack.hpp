@@ -18,6 +18,13 @@ struct UnpackAttributes {
 // x: UINT8 or UINT32, rank >= 1; count: scalar INT64. Throws Error naming the rule broken.
 Tensor unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);
 
+// As unpack(), into `y`: an owned UINT8 tensor of the output shape (reused buffers, benchmarks).
+void unpack_into(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs, Tensor& y);
+
+// The largest count whose packed length equals x's axis length (what a CLI uses when no count is given).
+// Throws Error when no count fits (a grouped W wider than the leftover bits) or the attributes are invalid.
+std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs);
+
 // The same result from the scalar reference kernel only: the oracle the fast paths are tested against.
 Tensor unpack_reference(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);
 

@@ -1,0 +1,245 @@
+// onnxq dequant: decode GGUF tensors (or raw packed bytes: DequantizePacked itself)
+// into .npy or raw arrays.
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "command.hpp"
+#include "decoded_stream.hpp"
+#include "onnxq/dequantize.hpp"
+#include "onnxq/error.hpp"
+#include "onnxq/gguf.hpp"
+#include "onnxq/mapped_file.hpp"
+#include "onnxq/ops/dequantize_packed.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "tensor_selection.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DequantOptions {
+  std::string path;
+  std::vector<std::string> tensors;
+  std::string filter;
+  bool all = false;
+  std::string dtype;                 // empty: f32, or an integer tensor's own dtype
+  std::vector<std::string> formats;  // npy|raw, and with --raw also a packed format id
+  std::string packed_format;
+  std::string output;
+  std::string out_dir;
+  std::string raw_input;
+  std::string shape;
+  int threads = 0;
+};
+
+[[noreturn]] void usage(const std::string& message) { throw CLI::ValidationError("dequant", message); }
+
+std::optional<DType> requested_dtype(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  const auto dtype = parse_dtype_name(name);
+  if (!dtype || !(*dtype == DType::Float || *dtype == DType::Float16 || *dtype == DType::BFloat16 || *dtype == DType::Double))
+    usage("--dtype must be f32, f16, bf16 or f64, got '" + name + "'");
+  return dtype;
+}
+
+// Splits --format values into the output container and (raw mode) the packed format id.
+struct FormatChoice {
+  bool npy = true;
+  std::string packed;
+};
+
+FormatChoice parse_formats(const DequantOptions& o) {
+  FormatChoice c;
+  bool container_set = false;
+  for (const std::string& f : o.formats) {
+    if (f == "npy" || f == "raw") {
+      if (container_set && c.npy != (f == "npy")) usage("--format npy and --format raw both given");
+      c.npy = f == "npy";
+      container_set = true;
+    } else if (f.starts_with("gguf:") && !o.raw_input.empty()) {
+      c.packed = f;
+    } else {
+      usage("--format must be npy or raw" + std::string(o.raw_input.empty() ? "" : ", or a packed format id such as gguf:q4_0") +
+            ", got '" + f + "'");
+    }
+  }
+  if (!o.packed_format.empty()) {
+    if (!c.packed.empty() && c.packed != o.packed_format) usage("two different packed formats given");
+    c.packed = o.packed_format;
+  }
+  return c;
+}
+
+// A file name from a tensor name: path separators and a leading dot made harmless.
+std::string safe_file_name(std::string_view tensor_name, bool npy) {
+  std::string name(tensor_name);
+  for (char& ch : name)
+    if (ch == '/' || ch == '\\' || ch == '\0') ch = '_';
+  if (name.empty() || name.front() == '.') name.insert(name.begin(), '_');
+  return name + (npy ? ".npy" : ".bin");
+}
+
+Shape parse_shape(const std::string& text) {
+  Shape shape;
+  std::string digits;
+  auto flush = [&] {
+    if (digits.empty()) usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+    try {
+      shape.push_back(std::stoll(digits));
+    } catch (const std::exception&) {
+      usage("--shape size '" + digits + "' is out of range");
+    }
+    digits.clear();
+  };
+  for (char ch : text) {
+    if (ch == ',') flush();
+    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty())) digits += ch;
+    else if (ch != ' ' && ch != '[' && ch != ']') usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+  }
+  if (!digits.empty() || !shape.empty()) flush();
+  return shape;
+}
+
+void write_one(const std::string& target, const DecodedStream& stream, const std::string& what) {
+  OutputSink sink = OutputSink::open(target);
+  write_decoded(sink, stream);
+  sink.commit();
+  spdlog::info("wrote {} as {} {} to {}", what, dtype_info(stream.dtype).short_name, shape_to_string(stream.shape),
+               target == "-" ? "standard output" : target);
+}
+
+void run_raw(const DequantOptions& o, const FormatChoice& fc) {
+  if (!o.path.empty() || !o.tensors.empty() || !o.filter.empty() || o.all)
+    usage("--raw decodes one byte string: it takes no FILE, --tensor, --filter or --all");
+  if (fc.packed.empty()) usage("--raw needs the packed format: --packed-format gguf:q4_0 (or --format gguf:q4_0)");
+  if (o.shape.empty()) usage("--raw needs --shape, e.g. --shape 2,32");
+  if (!o.out_dir.empty()) usage("--raw writes one array: use -o PATH");
+  DequantizePackedAttributes attrs{fc.packed, parse_shape(o.shape), requested_dtype(o.dtype).value_or(DType::Float)};
+
+  std::shared_ptr<const MappedFile> mapped;
+  std::vector<std::byte> piped;
+  std::span<const std::byte> bytes;
+  if (o.raw_input == "-") {
+    std::byte buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(0, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(ErrorKind::Io, "cannot read standard input");
+      if (n == 0) break;
+      piped.insert(piped.end(), buf, buf + n);
+    }
+    bytes = piped;
+  } else {
+    mapped = MappedFile::open(o.raw_input);
+    bytes = mapped->bytes();
+  }
+  const BlockFormat& format = check_dequantize_packed(attrs, bytes.size());
+  write_one(o.output.empty() ? "-" : o.output,
+            DecodedStream{&format, bytes, attrs.shape, attrs.output_dtype, fc.npy, o.threads},
+            o.raw_input == "-" ? "standard input" : o.raw_input);
+}
+
+void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
+  if (o.path.empty()) usage("give a GGUF FILE, or --raw IN for packed bytes");
+  if (!fc.packed.empty()) usage("a packed format id is only for --raw; GGUF tensors carry their own type");
+  if (!o.shape.empty()) usage("--shape is only for --raw; GGUF tensors carry their own shape");
+  if (o.tensors.empty() && o.filter.empty() && !o.all) usage("choose tensors with --tensor NAME, --filter GLOB or --all");
+  if (!o.output.empty() && !o.out_dir.empty()) usage("give either -o or --out-dir, not both");
+  const std::optional<DType> dtype = requested_dtype(o.dtype);
+
+  const GgufFile model = GgufFile::open(o.path);
+  const auto chosen = select_tensors(model, o.tensors, o.filter, o.all);
+  const bool several = chosen.size() > 1 || o.all || !o.filter.empty();
+
+  // Where each tensor goes: decided, like the dtypes, before anything is written.
+  std::string dir;
+  std::string single_target;
+  if (!o.out_dir.empty()) {
+    dir = o.out_dir;
+  } else if (o.output == "-") {
+    if (chosen.size() > 1) usage("several tensors cannot all go to standard output; use -o DIR or --out-dir DIR");
+    single_target = "-";
+  } else if (!o.output.empty() && (several || fs::is_directory(o.output))) {
+    dir = o.output;
+  } else if (!o.output.empty()) {
+    single_target = o.output;
+  } else {
+    dir = ".";
+  }
+  if (!dir.empty() && !fs::is_directory(dir)) {
+    if (o.out_dir.empty() && !several) usage("output directory " + dir + " does not exist");
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) fail(ErrorKind::Io, "cannot create the output directory " + dir + ": " + ec.message());
+  }
+
+  std::vector<std::pair<std::string, DecodedStream>> jobs;
+  for (const TensorInfo* t : chosen) {
+    const DType out = dtype.value_or(default_decode_dtype(*t->format));
+    if (!can_decode_to(*t->format, out))
+      invalid_argument("tensor '" + std::string(t->name) + "' of type " + std::string(t->format->gguf_name) +
+                       " cannot be written as " + std::string(dtype_info(out).short_name));
+    const std::string target = single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
+    jobs.emplace_back(target, DecodedStream{t->format, model.tensor_bytes(*t), t->onnx_shape(), out, fc.npy, o.threads});
+  }
+  std::uint64_t total = 0;
+  for (const auto& job : jobs) total += job.second.bytes.size();
+  Progress progress("dequant", total);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    auto& [target, stream] = jobs[i];
+    progress.set_label(std::string(chosen[i]->name));
+    stream.progress = &progress;
+    write_one(target, stream, "'" + std::string(chosen[i]->name) + "'");
+  }
+  progress.finish();
+}
+
+void run_dequant(const DequantOptions& o) {
+  const FormatChoice fc = parse_formats(o);
+  if (o.threads < 0) usage("--threads must be 0 (all cores) or more");
+  if (!o.raw_input.empty()) run_raw(o, fc);
+  else run_gguf(o, fc);
+}
+
+void add_dequant_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<DequantOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "dequant",
+      "Decode GGUF tensors (any of the 27 block formats or a plain type) into .npy or raw arrays.\n"
+      "  onnxq dequant FILE --tensor NAME [--tensor NAME ...] | --filter GLOB | --all [options]\n"
+      "  onnxq dequant --raw IN|- --packed-format gguf:q4_0 --shape 2,32 [options]   (DequantizePacked itself)\n"
+      "Shapes are ONNX order [..., ne1, ne0]. BFLOAT16 has no numpy dtype: .npy files carry its bit patterns\n"
+      "as '<u2' (uint16); raw output is the plain little-endian 2-byte words. Binary output is never written\n"
+      "to a terminal; each file is written to a temporary name and renamed when complete.");
+  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)");
+  cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--filter", opts->filter, "Decode the tensors whose names match this shell glob");
+  cmd->add_flag("--all", opts->all, "Decode every tensor");
+  cmd->add_option("--dtype", opts->dtype,
+                  "Output type: f32, f16, bf16 or f64 (default f32; integer tensors default to their own type)");
+  cmd->add_option("--format", opts->formats,
+                  "Output container: npy (default) or raw. With --raw, a value gguf:* names the packed format instead")
+      ->allow_extra_args(false);
+  cmd->add_option("--packed-format", opts->packed_format, "With --raw: the DequantizePacked format id, e.g. gguf:q4_k");
+  cmd->add_option("-o,--output", opts->output,
+                  "Output: a file for one tensor, a directory for several, '-' for standard output");
+  cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)");
+  cmd->add_option("--raw", opts->raw_input, "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor");
+  cmd->add_option("--shape", opts->shape, "With --raw: the output shape, comma-separated, e.g. 2,32");
+  cmd->add_option("--threads", opts->threads, "Decoding threads (default 0: all cores)");
+  cmd->callback([opts] { run_dequant(*opts); });
+}
+
+const CommandRegistration registration{"dequant", 20, &add_dequant_command};
+
+}  // namespace
+}  // namespace onnxq::cli

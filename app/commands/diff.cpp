@@ -1,0 +1,162 @@
+// onnxq diff: which tensors two GGUF files do not share, which changed type or shape, and
+// how far apart the dequantized float32 values of the shared ones are.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "metadata_format.hpp"
+#include "progress.hpp"
+#include "tensor_selection.hpp"
+#include "text_table.hpp"
+#include "onnxq/isa.hpp"
+#include "onnxq/value_stats.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct DiffOptions {
+  std::string a, b;
+  std::string filter;
+  bool json = false;
+  int threads = 0;
+};
+
+struct Pair {
+  const TensorInfo* a;
+  const TensorInfo* b;
+  bool same_bytes = false;
+  bool compared = false;  // shapes agree, so values were compared
+  DifferenceStats diff;
+};
+
+std::string number_text(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+bool selected(const DiffOptions& opts, std::string_view name) {
+  return opts.filter.empty() || glob_matches(opts.filter, name);
+}
+
+void run_diff(const DiffOptions& opts) {
+  const GgufFile a = GgufFile::open(opts.a);
+  const GgufFile b = GgufFile::open(opts.b);
+  std::vector<std::string> only_a, only_b;
+  std::vector<Pair> pairs;
+  std::uint64_t total = 0;
+  for (const TensorInfo& t : a.tensors()) {
+    if (!selected(opts, t.name)) continue;
+    const TensorInfo* other = b.find_tensor(t.name);
+    if (!other) {
+      only_a.emplace_back(t.name);
+      continue;
+    }
+    pairs.push_back({&t, other, false, false, {}});
+    if (t.ne == other->ne) total += t.byte_size;
+  }
+  for (const TensorInfo& t : b.tensors())
+    if (selected(opts, t.name) && !a.find_tensor(t.name)) only_b.emplace_back(t.name);
+
+  spdlog::debug("diff: {} shared tensors, {} threads (0: all), ISA {}, chunks of {} elements", pairs.size(),
+                opts.threads, active_isa(), kStatsChunkElements);
+  {
+    Progress progress("diff", total);
+    for (Pair& p : pairs) {
+      const auto bytes_a = a.tensor_bytes(*p.a), bytes_b = b.tensor_bytes(*p.b);
+      p.same_bytes = p.a->format == p.b->format && p.a->ne == p.b->ne && bytes_a.size() == bytes_b.size() &&
+                     std::memcmp(bytes_a.data(), bytes_b.data(), bytes_a.size()) == 0;
+      if (p.a->ne != p.b->ne) continue;
+      p.compared = true;
+      if (p.same_bytes) {
+        p.diff.count = p.a->element_count;  // identical blocks decode identically
+        progress.add(p.a->byte_size);
+        continue;
+      }
+      progress.set_label(std::string(p.a->name));
+      p.diff = compare_tensors(*p.a->format, bytes_a, *p.b->format, bytes_b, p.a->element_count, opts.threads,
+                               [&](std::uint64_t n) { progress.add(n); });
+      spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
+    }
+  }
+
+  if (opts.json) {
+    Json rows = Json::array();
+    for (const Pair& p : pairs) {
+      Json row = {{"name", p.a->name},
+                  {"type_a", p.a->format->gguf_name},
+                  {"type_b", p.b->format->gguf_name},
+                  {"shape_a", p.a->onnx_shape()},
+                  {"shape_b", p.b->onnx_shape()},
+                  {"identical_bytes", p.same_bytes},
+                  {"compared", p.compared}};
+      if (p.compared) {
+        row["elements"] = p.diff.count;
+        row["differing"] = p.diff.differing;
+        row["nonfinite_differences"] = p.diff.nonfinite;
+        row["max_abs"] = p.diff.max_abs;
+        row["rms"] = p.diff.rms();
+      }
+      rows.push_back(std::move(row));
+    }
+    std::cout << dump_json({{"a", opts.a}, {"b", opts.b}, {"only_in_a", only_a}, {"only_in_b", only_b},
+                            {"tensors", rows}})
+              << '\n';
+    return;
+  }
+  for (const auto& name : only_a) std::cout << "only in A: " << escape_for_terminal(name) << '\n';
+  for (const auto& name : only_b) std::cout << "only in B: " << escape_for_terminal(name) << '\n';
+  if (!only_a.empty() || !only_b.empty()) std::cout << '\n';
+  using A = TextTable::Align;
+  TextTable table({"name", "type", "shape", "differing", "max abs", "rms"},
+                  {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right});
+  std::size_t changed = 0;
+  for (const Pair& p : pairs) {
+    const std::string type = p.a->format == p.b->format
+                                 ? std::string(p.a->format->gguf_name)
+                                 : std::string(p.a->format->gguf_name) + " -> " + std::string(p.b->format->gguf_name);
+    const std::string shape = p.a->ne == p.b->ne ? shape_to_string(p.a->onnx_shape())
+                                                 : shape_to_string(p.a->onnx_shape()) + " -> " +
+                                                       shape_to_string(p.b->onnx_shape());
+    changed += !p.same_bytes;
+    if (!p.compared) {
+      table.add_row({escape_for_terminal(p.a->name), type, shape, "-", "-", "-"});
+      continue;
+    }
+    std::string differing = std::to_string(p.diff.differing);
+    if (p.diff.nonfinite) differing += " (" + std::to_string(p.diff.nonfinite) + " non-finite)";
+    table.add_row({escape_for_terminal(p.a->name), type, shape, differing, number_text(p.diff.max_abs),
+                   number_text(p.diff.rms())});
+  }
+  table.print(std::cout);
+  std::cout << '\n'
+            << pairs.size() << " tensors in both (" << changed << " changed), " << only_a.size() << " only in A, "
+            << only_b.size() << " only in B\n";
+}
+
+void add_diff_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<DiffOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "Compare two GGUF files: tensors only in one, type/shape changes, max abs and RMS value differences");
+  cmd->add_option("A", opts->a, "First GGUF file")->required();
+  cmd->add_option("B", opts->b, "Second GGUF file")->required();
+  cmd->add_option("--filter", opts->filter, "Only tensors whose name matches this shell glob");
+  cmd->add_flag("--json", opts->json, "Print JSON");
+  cmd->add_option("--threads", opts->threads, "Worker threads (0: OMP_NUM_THREADS or all cores)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->footer(
+      "Values are compared after dequantizing both sides to float32, so a tensor re-quantized to another type "
+      "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS.");
+  cmd->callback([opts] { run_diff(*opts); });
+}
+
+const CommandRegistration registration{"diff", 53, &add_diff_command};
+
+}  // namespace
+}  // namespace onnxq::cli

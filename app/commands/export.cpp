@@ -1,0 +1,197 @@
+// onnxq export: dequantize a GGUF model's tensors into one safetensors file (or HF-style
+// shards plus an index), streamed through a reused buffer so memory stays bounded.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "byte_size.hpp"
+#include "command.hpp"
+#include "onnxq/checked.hpp"
+#include "onnxq/dequantize.hpp"
+#include "onnxq/error.hpp"
+#include "onnxq/isa.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "safetensors_header.hpp"
+#include "tensor_selection.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct ExportOptions {
+  std::string path;
+  std::string output;
+  std::string dtype;
+  std::vector<std::string> tensors;
+  std::string filter;
+  std::string max_shard_size;
+  int threads = 0;
+};
+
+// Decoded bytes per write: big enough for the decoder's threads, small enough to stay bounded.
+constexpr std::uint64_t kChunkBytes = std::uint64_t{8} << 20;
+
+struct PlannedTensor {
+  const TensorInfo* info;
+  DType dtype;
+  std::uint64_t bytes;  // decoded size
+};
+
+DType export_dtype(const BlockFormat& format, const std::optional<DType>& requested) {
+  const DType natural = format.is_block_format() ? DType::Float : format.plain_dtype;
+  if (!format.is_block_format() && dtype_info(natural).is_integer) return natural;  // integers stay exact
+  return requested ? *requested : natural;
+}
+
+std::optional<DType> parse_export_dtype(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  if (text == "f32") return DType::Float;
+  if (text == "f16") return DType::Float16;
+  if (text == "bf16") return DType::BFloat16;
+  invalid_argument("--dtype " + text + ": expected bf16, f16 or f32");
+}
+
+std::map<std::string, std::string> export_metadata(const GgufFile& model) {
+  std::map<std::string, std::string> meta;
+  meta["format"] = "pt";  // what Hugging Face loaders look for
+  for (const GgufKeyValue& kv : model.metadata())
+    if (kv.key.starts_with("general.") && kv.value.type() == GgufType::String)
+      meta[std::string(kv.key)] = std::string(kv.value.as_string());
+  return meta;
+}
+
+// Greedy in file order; a tensor larger than the limit gets a shard of its own (as HF does).
+std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedTensor>& plan, std::uint64_t limit) {
+  std::vector<std::vector<PlannedTensor>> shards(1);
+  std::uint64_t size = 0;
+  for (const PlannedTensor& t : plan) {
+    if (limit && !shards.back().empty() && size + t.bytes > limit) {
+      shards.emplace_back();
+      size = 0;
+    }
+    shards.back().push_back(t);
+    size += t.bytes;
+  }
+  return shards;
+}
+
+void write_tensor(const GgufFile& model, const PlannedTensor& t, std::vector<std::byte>& buffer, int threads,
+                  OutputSink& sink, Progress& progress) {
+  const BlockFormat& f = *t.info->format;
+  const std::uint64_t out_size = dtype_info(t.dtype).bits / 8;
+  const std::uint64_t block_out = std::uint64_t{f.block_elements} * out_size;
+  const std::uint64_t chunk_blocks = std::max<std::uint64_t>(1, kChunkBytes / block_out);
+  const std::uint64_t blocks = t.info->element_count / f.block_elements;
+  if (buffer.size() < chunk_blocks * block_out) buffer.resize(chunk_blocks * block_out);
+  const auto src = model.tensor_bytes(*t.info);
+  const auto start = std::chrono::steady_clock::now();
+  progress.set_label(std::string(t.info->name));
+  for (std::uint64_t first = 0; first < blocks; first += chunk_blocks) {
+    const std::uint64_t n = std::min(chunk_blocks, blocks - first);
+    decode_blocks(f, src, first, n, t.dtype, buffer.data(), threads);
+    sink.write(buffer.data(), n * block_out);
+    progress.add(n * f.block_bytes);
+  }
+  spdlog::debug("export: {} {} -> {} ({} bytes, chunks of {} blocks) in {:.3f} ms", t.info->name, f.gguf_name,
+                safetensors_dtype(t.dtype), t.bytes, chunk_blocks,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+}
+
+std::string shard_name(const std::string& base, std::size_t index, std::size_t count) {
+  char text[64];
+  std::snprintf(text, sizeof text, "-%05zu-of-%05zu.safetensors", index + 1, count);
+  return base + text;
+}
+
+void run_export(const ExportOptions& opts) {
+  const std::optional<DType> requested = parse_export_dtype(opts.dtype);
+  const std::uint64_t limit = opts.max_shard_size.empty() ? 0 : parse_byte_size(opts.max_shard_size);
+  const GgufFile model = GgufFile::open(opts.path);
+  const auto selected = select_tensors(model, opts.tensors, opts.filter, opts.tensors.empty() && opts.filter.empty());
+
+  std::vector<PlannedTensor> plan;
+  std::uint64_t total_in = 0, total_out = 0;
+  for (const TensorInfo* t : selected) {
+    const DType dtype = export_dtype(*t->format, requested);
+    safetensors_dtype(dtype);  // fails early for a dtype safetensors cannot hold
+    const auto bytes = checked_mul(t->element_count, dtype_info(dtype).bits / 8);
+    if (!bytes) invalid_input(std::string(t->name) + ": decoded size overflows");
+    plan.push_back({t, dtype, *bytes});
+    total_in += t->byte_size;
+    total_out += *bytes;
+  }
+  const auto shards = assign_shards(plan, limit);
+  if (shards.size() > 1 && opts.output == "-") invalid_argument("--max-shard-size needs -o FILE, not stdout");
+  std::string base = opts.output;
+  if (base.ends_with(".safetensors")) base.resize(base.size() - std::string_view(".safetensors").size());
+  const auto metadata = export_metadata(model);
+  spdlog::info("export: {} tensors, {} -> {} bytes in {} file(s)", plan.size(), total_in, total_out, shards.size());
+  spdlog::debug("export: {} threads (0: all), ISA {}, chunks of {} bytes", opts.threads, active_isa(), kChunkBytes);
+
+  // Every file stays a temporary until all are written: an error leaves no partial set.
+  std::vector<OutputSink> sinks;
+  std::vector<std::string> names;
+  std::vector<std::byte> buffer;
+  {
+    Progress progress("export", total_in);
+    for (std::size_t s = 0; s < shards.size(); ++s) {
+      std::vector<SafetensorsEntry> entries;
+      std::uint64_t offset = 0;
+      for (const PlannedTensor& t : shards[s]) {
+        entries.push_back({std::string(t.info->name), t.dtype, t.info->onnx_shape(), offset, offset + t.bytes});
+        offset += t.bytes;
+      }
+      names.push_back(shards.size() == 1 ? opts.output : shard_name(base, s, shards.size()));
+      sinks.push_back(OutputSink::open(names.back()));
+      const std::string header = safetensors_header(entries, metadata);
+      sinks.back().write(header.data(), header.size());
+      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, buffer, opts.threads, sinks.back(), progress);
+    }
+  }
+  std::optional<OutputSink> index;
+  if (shards.size() > 1) {
+    nlohmann::json weight_map = nlohmann::json::object();  // sorted by name, as HF writes it
+    for (std::size_t s = 0; s < shards.size(); ++s)
+      for (const PlannedTensor& t : shards[s])
+        weight_map[std::string(t.info->name)] = std::filesystem::path(names[s]).filename().string();
+    const nlohmann::ordered_json doc = {{"metadata", {{"total_size", total_out}}}, {"weight_map", weight_map}};
+    const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    index.emplace(OutputSink::open(base + ".safetensors.index.json"));
+    index->write(text.data(), text.size());
+  }
+  for (OutputSink& sink : sinks) sink.commit();
+  if (index) index->commit();
+}
+
+void add_export_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand("export", "Dequantize a GGUF model's tensors into a safetensors file (or shards)");
+  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
+  cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)")->required();
+  cmd->add_option("--dtype", opts->dtype,
+                  "Float output type: bf16, f16 or f32 (default: f32 for quantized tensors, a plain float tensor's own "
+                  "type); integer tensors always keep theirs")
+      ->check(CLI::IsMember({"bf16", "f16", "f32"}));
+  cmd->add_option("--tensor", opts->tensors, "Only this tensor; repeatable");
+  cmd->add_option("--filter", opts->filter, "Only tensors whose name matches this shell glob, e.g. 'blk.*.attn_*'");
+  cmd->add_option("--max-shard-size", opts->max_shard_size,
+                  "Split into NAME-0000K-of-0000N.safetensors of at most SIZE (e.g. 5GB, 2GiB) plus "
+                  "NAME.safetensors.index.json");
+  cmd->add_option("--threads", opts->threads, "Decoder threads (0: OMP_NUM_THREADS or all cores)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->footer(
+      "Shapes are in ONNX/PyTorch order (GGUF ne reversed). __metadata__ holds \"format\": \"pt\" and the GGUF's "
+      "string-valued general.* keys. Files are written to temporaries and renamed only when all are complete.");
+  cmd->callback([opts] { run_export(*opts); });
+}
+
+const CommandRegistration registration{"export", 55, &add_export_command};
+
+}  // namespace
+}  // namespace onnxq::cli

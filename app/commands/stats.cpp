@@ -1,0 +1,128 @@
+// onnxq stats: per-tensor value statistics and scale health, decoded on the fly.
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <omp.h>
+
+#include "command.hpp"
+#include "metadata_format.hpp"
+#include "progress.hpp"
+#include "tensor_selection.hpp"
+#include "text_table.hpp"
+#include "onnxq/isa.hpp"
+#include "onnxq/value_stats.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct StatsOptions {
+  std::string path;
+  std::vector<std::string> tensors;
+  std::string filter;
+  bool all = false;
+  bool json = false;
+  int threads = 0;
+};
+
+std::string number_text(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+Json number_json(const ValueStats& s, double v) { return s.finite ? Json(v) : Json(nullptr); }
+
+void run_stats(const StatsOptions& opts) {
+  const GgufFile model = GgufFile::open(opts.path);
+  const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
+  const auto tensors = select_tensors(model, opts.tensors, opts.filter, everything);
+  const int threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+  spdlog::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads,
+                active_isa(), kStatsChunkElements);
+
+  std::uint64_t total_bytes = 0;
+  for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
+  std::vector<TensorStats> results;
+  {
+    Progress progress("stats", total_bytes);
+    for (const TensorInfo* t : tensors) {
+      progress.set_label(std::string(t->name));
+      const auto start = std::chrono::steady_clock::now();
+      results.push_back(compute_tensor_stats(*t->format, model.tensor_bytes(*t), t->element_count, threads,
+                                             [&](std::uint64_t bytes) { progress.add(bytes); }));
+      spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+  }
+
+  if (opts.json) {
+    Json out = Json::array();
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+      const TensorInfo& t = *tensors[i];
+      const ValueStats& v = results[i].values;
+      const ScaleCounts& s = results[i].scales;
+      out.push_back({{"name", t.name},
+                     {"type", t.format->gguf_name},
+                     {"shape", t.onnx_shape()},
+                     {"elements", v.count},
+                     {"min", number_json(v, v.min)},
+                     {"max", number_json(v, v.max)},
+                     {"mean", number_json(v, v.mean)},
+                     {"std", number_json(v, v.stddev())},
+                     {"zeros", v.zeros},
+                     {"nan", v.nan},
+                     {"inf", v.inf},
+                     {"blocks", results[i].blocks},
+                     {"scale_nan_blocks", s.nan},
+                     {"scale_inf_blocks", s.inf},
+                     {"scale_subnormal_blocks", s.subnormal}});
+    }
+    std::cout << dump_json(out) << '\n';
+    return;
+  }
+  using A = TextTable::Align;
+  TextTable table({"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf",
+                   "scale nan/inf/sub"},
+                  {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right,
+                   A::Right, A::Right});
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const TensorInfo& t = *tensors[i];
+    const ValueStats& v = results[i].values;
+    const ScaleCounts& s = results[i].scales;
+    auto num = [&](double x) { return v.finite ? number_text(x) : std::string("-"); };
+    table.add_row({escape_for_terminal(t.name), std::string(t.format->gguf_name), std::to_string(v.count),
+                   num(v.min), num(v.max), num(v.mean), num(v.stddev()), std::to_string(v.zeros),
+                   std::to_string(v.nan), std::to_string(v.inf),
+                   t.format->is_block_format()
+                       ? std::to_string(s.nan) + "/" + std::to_string(s.inf) + "/" + std::to_string(s.subnormal)
+                       : std::string("-")});
+  }
+  table.print(std::cout);
+}
+
+void add_stats_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<StatsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "stats", "Per-tensor min, max, mean, std, zero/NaN/Inf counts and blocks with NaN/Inf/subnormal scales");
+  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
+  cmd->add_option("--tensor", opts->tensors, "Tensor name; repeatable");
+  cmd->add_option("--filter", opts->filter, "Tensors whose name matches this shell glob, e.g. 'blk.0.*'");
+  cmd->add_flag("--all", opts->all, "All tensors (the default when no tensor is chosen)");
+  cmd->add_flag("--json", opts->json, "Print JSON (null for min/max/mean/std of a tensor without finite values)");
+  cmd->add_option("--threads", opts->threads, "Worker threads (0: OMP_NUM_THREADS or all cores)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->footer(
+      "mean and std (population, ddof=0) are over the finite values; std uses double accumulators and a fixed "
+      "chunk order, so results do not depend on --threads.");
+  cmd->callback([opts] { run_stats(*opts); });
+}
+
+const CommandRegistration registration{"stats", 52, &add_stats_command};
+
+}  // namespace
+}  // namespace onnxq::cli

@@ -1,0 +1,28 @@
+// Streams a packed tensor, decoded, into an output sink: the input stays in the mapping
+// and the output goes out in chunks of whole blocks through one reused buffer, so memory
+// stays bounded for any tensor size.
+#pragma once
+
+#include <span>
+
+#include "onnxq/format.hpp"
+#include "onnxq/tensor.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+
+namespace onnxq::cli {
+
+struct DecodedStream {
+  const BlockFormat* format;
+  std::span<const std::byte> bytes;  // whole blocks
+  Shape shape;                       // ONNX order, for the .npy header
+  DType dtype;                       // output element type
+  bool npy = true;                   // .npy header first, else raw little-endian elements
+  int threads = 0;
+  Progress* progress = nullptr;      // advanced by input bytes decoded
+};
+
+// Writes the stream to `sink` (header, then data); does not commit.
+void write_decoded(OutputSink& sink, const DecodedStream& stream);
+
+}  // namespace onnxq::cli

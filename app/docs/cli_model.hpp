@@ -1,0 +1,37 @@
+// A plain description of the command-line interface, read from the CLI11 app tree that
+// --help prints. The man page and the shell completions are rendered from it, so they
+// cannot list an option that --help does not, or miss one that it does.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace onnxq::cli::docs {
+
+struct OptionDoc {
+  std::vector<std::string> names;    // "-t", "--tensor"; empty for a positional
+  std::string positional;            // "FILE" for a positional
+  std::string value_name;            // "TEXT", "INT" ...; empty for a flag
+  std::vector<std::string> choices;  // from an IsMember check: {bf16,f16,f32}
+  std::string description;
+  std::string default_value;
+  bool required = false;
+  bool repeatable = false;
+  bool takes_value() const { return !value_name.empty(); }
+  bool wants_file() const;  // a value or positional that names a file or folder
+};
+
+struct CommandDoc {
+  std::string name;
+  std::string description;
+  std::string footer;
+  std::vector<OptionDoc> options;      // in --help order
+  std::vector<OptionDoc> positionals;  // in command-line order
+  std::vector<CommandDoc> subcommands; // in --help order; hidden ones are left out
+};
+
+// Walks `app` and its subcommands. Hidden options and subcommands (empty group) are skipped.
+CommandDoc describe_app(const CLI::App& app);
+
+}  // namespace onnxq::cli::docs

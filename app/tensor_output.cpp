@@ -1,0 +1,24 @@
+#include "tensor_output.hpp"
+
+#include "onnxq/npy_tensor_writer.hpp"
+#include "output.hpp"
+
+namespace onnxq::cli {
+
+void add_npy_output_option(CLI::App* cmd, std::string& path) {
+  cmd->add_option("-o,--output", path, "Output .npy file; '-' for stdout (the default when stdout is a pipe)");
+}
+
+void write_npy_output(const Tensor& tensor, const std::string& path) {
+  std::string target = path;
+  if (target.empty()) {
+    if (stdout_is_terminal())
+      throw CLI::RequiredError("-o: give -o FILE, or -o - with stdout redirected; binary output is not written to a terminal");
+    target = "-";
+  }
+  OutputSink sink = OutputSink::open(target);
+  write_npy_tensor(tensor, [&](const void* data, std::size_t size) { sink.write(data, size); });
+  sink.commit();
+}
+
+}  // namespace onnxq::cli

@@ -1,0 +1,23 @@
+// CPU feature detection (CPUID + XGETBV) and the process-wide choice of SIMD path.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxq::simd {
+
+enum class Isa : int { Scalar = 0, Avx2 = 1, Avx512 = 2 };
+
+struct CpuFeatures {
+  bool avx2 = false;         // AVX2 + FMA + F16C, with YMM state enabled by the OS
+  bool avx512 = false;       // AVX-512 F/BW/VL, with ZMM and opmask state enabled by the OS
+  bool avx512_vbmi = false;  // only used behind this check
+  bool avx512_bf16 = false;  // never used for output rounding: vcvtneps2bf16 flushes subnormals
+};
+
+// Detected once; all false on non-x86 builds.
+const CpuFeatures& cpu_features();
+const char* isa_name(Isa isa);
+// The cached active path (see onnxq/isa.hpp); throws onnxq::Error for a bad ONNXQ_ISA.
+Isa active_isa();
+
+}  // namespace onnxq::simd

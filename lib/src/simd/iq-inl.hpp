@@ -1,0 +1,220 @@
+// SIMD kernels for the IQ formats (spec §7). Grid entries are looked up per 8 (or 4)
+// elements and widened 16 at a time; signs flip after the magnitude product, which is
+// exactly the spec's "* -1.0" for every non-NaN value. Include after kernels_common-inl.hpp.
+#include "dequant/codebooks.hpp"
+
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+using dequant::kIq1sGrid;
+using dequant::kIq2sGrid;
+using dequant::kIq2xsGrid;
+using dequant::kIq2xxsGrid;
+using dequant::kIq3sGrid;
+using dequant::kIq3xxsGrid;
+using dequant::kKsignsIq2xs;
+using dequant::kKvaluesIq4nl;
+
+// Two 8-byte grid entries as 16 unsigned magnitudes.
+inline VF grid_pair(std::uint64_t g0, std::uint64_t g1) {
+  return to_f(vi_u8(_mm_set_epi64x(static_cast<long long>(g1), static_cast<long long>(g0))));
+}
+// Four 4-byte grid entries as 16 unsigned magnitudes.
+inline VF grid_quad(std::uint32_t g0, std::uint32_t g1, std::uint32_t g2, std::uint32_t g3) {
+  return to_f(vi_u8(_mm_setr_epi32(static_cast<int>(g0), static_cast<int>(g1), static_cast<int>(g2), static_cast<int>(g3))));
+}
+// db = (d * (0.5 + s)) * f, three float32 operations in this order.
+inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + static_cast<float>(s))) * f; }
+
+struct Iq2_XXS {
+  static constexpr std::uint32_t kType = 16, kElements = 256, kBytes = 66;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    for (int ib = 0; ib < 8; ++ib) {
+      const std::uint8_t* o = b + 2 + 8 * ib;
+      const std::uint32_t W = rd32(o + 4);
+      const VF db = vf_set1(iq_scale(d, W >> 28, 0.25f));
+      for (int p = 0; p < 2; ++p) {
+        const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
+        const VF mag = grid_pair(kIq2xxsGrid[o[2 * p]], kIq2xxsGrid[o[2 * p + 1]]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
+      }
+    }
+  }
+};
+
+// The low nibble scales the first 16 elements of group ib, the high nibble the last 16.
+struct Iq2_XS {
+  static constexpr std::uint32_t kType = 17, kElements = 256, kBytes = 74;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    for (int ib = 0; ib < 8; ++ib) {
+      const std::uint8_t sc = b[66 + ib];
+      for (int p = 0; p < 2; ++p) {
+        const std::uint32_t v0 = rd16(b + 2 + 2 * (4 * ib + 2 * p)), v1 = rd16(b + 2 + 2 * (4 * ib + 2 * p + 1));
+        const VF db = vf_set1(iq_scale(d, p == 0 ? (sc & 15u) : (sc >> 4u), 0.25f));
+        const VF mag = grid_pair(kIq2xsGrid[v0 & 511], kIq2xsGrid[v1 & 511]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, kKsignsIq2xs[v0 >> 9] | (kKsignsIq2xs[v1 >> 9] << 8)));
+      }
+    }
+  }
+};
+
+// Full sign bytes, no parity; 10-bit indices.
+struct Iq2_S {
+  static constexpr std::uint32_t kType = 22, kElements = 256, kBytes = 82;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const std::uint8_t *qs = b + 2, *signs = b + 34, *qh = b + 66, *scales = b + 74;
+    for (int ib = 0; ib < 8; ++ib) {
+      for (int p = 0; p < 2; ++p) {
+        const int l0 = 2 * p, l1 = 2 * p + 1;
+        const int idx0 = qs[4 * ib + l0] + 256 * ((qh[ib] >> (2 * l0)) & 3);
+        const int idx1 = qs[4 * ib + l1] + 256 * ((qh[ib] >> (2 * l1)) & 3);
+        const VF db = vf_set1(iq_scale(d, p == 0 ? (scales[ib] & 15u) : (scales[ib] >> 4u), 0.25f));
+        const VF mag = grid_pair(kIq2sGrid[idx0], kIq2sGrid[idx1]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, signs[4 * ib + l0] | (signs[4 * ib + l1] << 8)));
+      }
+    }
+  }
+};
+
+struct Iq3_XXS {
+  static constexpr std::uint32_t kType = 18, kElements = 256, kBytes = 98;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const std::uint8_t* qs = b + 2;
+    for (int ib = 0; ib < 8; ++ib) {
+      const std::uint32_t W = rd32(b + 66 + 4 * ib);
+      const VF db = vf_set1(iq_scale(d, W >> 28, 0.5f));  // 0.5 here, not 0.25
+      for (int p = 0; p < 2; ++p) {
+        const std::uint8_t* q = qs + 8 * ib + 4 * p;
+        const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
+        const VF mag = grid_quad(kIq3xxsGrid[q[0]], kIq3xxsGrid[q[1]], kIq3xxsGrid[q[2]], kIq3xxsGrid[q[3]]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
+      }
+    }
+  }
+};
+
+// db = d * float(1 + 2s): one exact product; 9-bit indices; full sign bytes.
+struct Iq3_S {
+  static constexpr std::uint32_t kType = 21, kElements = 256, kBytes = 110;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const std::uint8_t *qs = b + 2, *qh = b + 66, *signs = b + 74, *scales = b + 106;
+    for (int ib = 0; ib < 8; ++ib) {
+      const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
+      const VF db = vf_set1(d * static_cast<float>(1 + 2 * s));
+      for (int p = 0; p < 2; ++p) {
+        std::uint32_t g[4];
+        for (int k = 0; k < 4; ++k) {
+          const int m = 4 * p + k;
+          g[k] = kIq3sGrid[qs[8 * ib + m] + 256 * ((qh[ib] >> m) & 1)];
+        }
+        const VF mag = grid_quad(g[0], g[1], g[2], g[3]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, signs[4 * ib + 2 * p] | (signs[4 * ib + 2 * p + 1] << 8)));
+      }
+    }
+  }
+};
+
+// Two iq1s_grid entries as 16 signed values (-1, 0, +1).
+inline VF iq1_pair(std::uint64_t g0, std::uint64_t g1) {
+  return to_f(vi_i8(_mm_set_epi64x(static_cast<long long>(g1), static_cast<long long>(g0))));
+}
+
+// y = dl * (g + delta): the delta shifts the grid value before scaling (spec §7.6).
+struct Iq1_S {
+  static constexpr std::uint32_t kType = 19, kElements = 256, kBytes = 50;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const std::uint8_t* qs = b + 2;
+    for (int ib = 0; ib < 8; ++ib) {
+      const std::uint32_t H = rd16(b + 34 + 2 * ib);
+      const VF dl = vf_set1(d * static_cast<float>(2 * ((H >> 12) & 7) + 1));
+      const VF delta = vf_set1((H & 0x8000) ? -0.125f : 0.125f);
+      for (int p = 0; p < 2; ++p) {
+        const int l0 = 2 * p, l1 = 2 * p + 1;
+        const std::uint64_t g0 = kIq1sGrid[qs[4 * ib + l0] + 256 * ((H >> (3 * l0)) & 7)];
+        const std::uint64_t g1 = kIq1sGrid[qs[4 * ib + l1] + 256 * ((H >> (3 * l1)) & 7)];
+        out.put(i + 32 * ib + 16 * p, dl * (iq1_pair(g0, g1) + delta));
+      }
+    }
+  }
+};
+
+// iq1_m: delta per 8 elements, scale per 16, d assembled from four top nibbles.
+struct Iq1_M {
+  static constexpr std::uint32_t kType = 29, kElements = 256, kBytes = 56;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const std::uint8_t *qs = b, *qh = b + 32;
+    std::uint32_t w[4];
+    for (int k = 0; k < 4; ++k) w[k] = rd16(b + 48 + 2 * k);
+    const float d = half_bits_to_f32((w[0] >> 12) | ((w[1] >> 12) << 4) | ((w[2] >> 12) << 8) | ((w[3] >> 12) << 12));
+    for (int ib = 0; ib < 8; ++ib) {
+      for (int p = 0; p < 2; ++p) {
+        const std::uint32_t hbyte = qh[2 * ib + p];
+        const std::uint32_t n0 = hbyte & 15, n1 = hbyte >> 4;
+        const std::uint64_t g0 = kIq1sGrid[qs[4 * ib + 2 * p] + 256 * (n0 & 7)];
+        const std::uint64_t g1 = kIq1sGrid[qs[4 * ib + 2 * p + 1] + 256 * (n1 & 7)];
+        const VF delta = vf_set2((n0 & 8) ? -0.125f : 0.125f, (n1 & 8) ? -0.125f : 0.125f);
+        const std::uint32_t s = (w[ib / 2] >> (6 * (ib % 2) + 3 * p)) & 7;
+        const VF dl = vf_set1(d * static_cast<float>(2 * s + 1));
+        out.put(i + 32 * ib + 16 * p, dl * (iq1_pair(g0, g1) + delta));
+      }
+    }
+  }
+};
+
+// kvalues_iq4nl[c] for 16 codes at once.
+inline VF iq4_values(__m128i codes) {
+  const __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKvaluesIq4nl.data()));
+  return to_f(vi_i8(_mm_shuffle_epi8(table, codes)));
+}
+
+struct Iq4_NL {
+  static constexpr std::uint32_t kType = 20, kElements = 32, kBytes = 18;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b));
+    const __m128i q = load16(b + 2);
+    out.put(i, d * iq4_values(nib_lo(q)));
+    out.put(i + 16, d * iq4_values(nib_hi(q)));
+  }
+};
+
+struct Iq4_XS {
+  static constexpr std::uint32_t kType = 23, kElements = 256, kBytes = 136;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const std::uint32_t sh = rd16(b + 2);
+    const std::uint8_t* sl = b + 4;
+    for (int ib = 0; ib < 8; ++ib) {
+      const int lo = (ib % 2 == 0) ? (sl[ib / 2] & 15) : (sl[ib / 2] >> 4);
+      const int ls = lo + 16 * static_cast<int>((sh >> (2 * ib)) & 3);
+      const VF dl = vf_set1(d * static_cast<float>(ls - 32));
+      const __m128i q = load16(b + 8 + 16 * ib);
+      out.put(i + 32 * ib, dl * iq4_values(nib_lo(q)));
+      out.put(i + 32 * ib + 16, dl * iq4_values(nib_hi(q)));
+    }
+  }
+};
+
+}  // namespace
+
+const FusedDecoders* iq_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Iq2_XXS>(), row<Iq2_XS>(), row<Iq2_S>(), row<Iq3_XXS>(), row<Iq3_S>(),
+                                            row<Iq1_S>(),   row<Iq1_M>(),  row<Iq4_NL>(), row<Iq4_XS>(), kEndOfList};
+  return kRows;
+}
+
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS

@@ -1,0 +1,82 @@
+// Shared pieces of the SIMD kernels, compiled once per ISA: include a vec_<isa>.hpp first.
+// A kernel is a struct K with kType/kElements/kBytes and
+//   template <class Out> static void block(const std::uint8_t* b, const Out& out, std::size_t i)
+// that decodes one block (no alignment) to elements i.. of `out`, 16 at a time, in the
+// specification's float32 operation order (see each kernel).
+#ifndef ONNXQ_SIMD_NS
+#error "include simd/vec_<isa>.hpp first"
+#endif
+
+#include <cstring>
+
+#include "simd/kernel_table.hpp"
+
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+inline std::uint32_t rd16(const std::uint8_t* p) {
+  std::uint16_t v;
+  std::memcpy(&v, p, 2);  // x86 only: little-endian
+  return v;
+}
+inline std::uint32_t rd32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline std::uint64_t rd64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+// binary16 to float32 with vcvtph2ps: exact, subnormals and NaN included (spec §3.1).
+inline float half_bits_to_f32(std::uint32_t h) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(static_cast<int>(h)))); }
+inline float h2f(const std::uint8_t* p) { return half_bits_to_f32(rd16(p)); }
+inline float f32_of_bits(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+inline __m128i load16(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline __m128i nib_lo(__m128i x) { return _mm_and_si128(x, _mm_set1_epi8(15)); }
+inline __m128i nib_hi(__m128i x) { return _mm_and_si128(_mm_srli_epi16(x, 4), _mm_set1_epi8(15)); }
+// (x >> n) & mask on each byte, n a run-time shift count.
+inline __m128i bits_of(__m128i x, int n, int mask) {
+  return _mm_and_si128(_mm_srl_epi16(x, _mm_cvtsi32_si128(n)), _mm_set1_epi8(static_cast<char>(mask)));
+}
+// Lane k = k + base, for variable shifts.
+inline VI vi_iota(int base) {
+  alignas(64) static const std::int32_t kIota[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                                     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47};
+  return vi_load(kIota + base);
+}
+
+template <class K, class Out>
+void run_blocks(const std::uint8_t* src, std::size_t n, void* dst) {
+  if constexpr (Out::kStreaming) {  // non-temporal stores need aligned vectors
+    if (reinterpret_cast<std::uintptr_t>(dst) % 64 != 0) return run_blocks<K, typename Out::Regular>(src, n, dst);
+  }
+  const Out out(dst);
+  for (std::size_t b = 0; b < n; ++b) K::block(src + b * K::kBytes, out, b * K::kElements);
+  out.finish();
+}
+template <class K>
+void run_f32(const std::uint8_t* src, std::size_t n, float* y) {
+  run_blocks<K, OutF32<false>>(src, n, y);
+}
+
+template <class K>
+constexpr FusedDecoders row() {
+  return FusedDecoders{K::kType,
+                       &run_f32<K>,
+                       {&run_blocks<K, OutF32<false>>, &run_blocks<K, OutF16<false>>, &run_blocks<K, OutBF16<false>>,
+                        &run_blocks<K, OutF64<false>>},
+                       {&run_blocks<K, OutF32<true>>, &run_blocks<K, OutF16<true>>, &run_blocks<K, OutBF16<true>>,
+                        &run_blocks<K, OutF64<true>>}};
+}
+constexpr FusedDecoders kEndOfList{0, nullptr, {}, {}};
+
+}  // namespace
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS

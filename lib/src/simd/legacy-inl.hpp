@@ -1,0 +1,81 @@
+// SIMD kernels for the 32-element formats q4_0, q4_1, q5_0, q5_1, q8_0, q8_1 (spec §5).
+// Include after simd/kernels_common-inl.hpp.
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+// y = float(q - 8) * d
+struct Q4_0 {
+  static constexpr std::uint32_t kType = 2, kElements = 32, kBytes = 18;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b));
+    const __m128i q = load16(b + 2);
+    const __m128i eight = _mm_set1_epi8(8);
+    out.put(i, to_f(vi_i8(_mm_sub_epi8(nib_lo(q), eight))) * d);
+    out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(nib_hi(q), eight))) * d);
+  }
+};
+
+// y = (float(q) * d) + m: the product is exact, the sum rounds once.
+struct Q4_1 {
+  static constexpr std::uint32_t kType = 3, kElements = 32, kBytes = 20;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
+    const __m128i q = load16(b + 4);
+    out.put(i, (to_f(vi_u8(nib_lo(q))) * d) + m);
+    out.put(i + 16, (to_f(vi_u8(nib_hi(q))) * d) + m);
+  }
+};
+
+// Bit 4 of element j is bit j of qh: lo | 16 * ((qh >> j) & 1) for the 16 elements of `lo`.
+inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) { return _mm_or_si128(lo, bytes_where(qh16, _mm_set1_epi8(16))); }
+
+struct Q5_0 {
+  static constexpr std::uint32_t kType = 6, kElements = 32, kBytes = 22;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b));
+    const std::uint32_t qh = rd32(b + 2);
+    const __m128i q = load16(b + 6);
+    const __m128i sixteen = _mm_set1_epi8(16);
+    out.put(i, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_lo(q), qh & 0xFFFF), sixteen))) * d);
+    out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_hi(q), qh >> 16), sixteen))) * d);
+  }
+};
+
+struct Q5_1 {
+  static constexpr std::uint32_t kType = 7, kElements = 32, kBytes = 24;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
+    const std::uint32_t qh = rd32(b + 4);
+    const __m128i q = load16(b + 8);
+    out.put(i, (to_f(vi_u8(with_fifth_bit(nib_lo(q), qh & 0xFFFF))) * d) + m);
+    out.put(i + 16, (to_f(vi_u8(with_fifth_bit(nib_hi(q), qh >> 16))) * d) + m);
+  }
+};
+
+// y = float(i8) * d; q8_1 differs only by the unused `s` field before qs.
+template <std::uint32_t Type, std::uint32_t Bytes, int QsOffset>
+struct Q8 {
+  static constexpr std::uint32_t kType = Type, kElements = 32, kBytes = Bytes;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b));
+    out.put(i, to_f(vi_i8(load16(b + QsOffset))) * d);
+    out.put(i + 16, to_f(vi_i8(load16(b + QsOffset + 16))) * d);
+  }
+};
+using Q8_0 = Q8<8, 34, 2>;
+using Q8_1 = Q8<9, 36, 4>;
+
+}  // namespace
+
+const FusedDecoders* legacy_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Q4_0>(), row<Q4_1>(), row<Q5_0>(), row<Q5_1>(),
+                                            row<Q8_0>(), row<Q8_1>(), kEndOfList};
+  return kRows;
+}
+
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS

@@ -1,0 +1,138 @@
+// Chunked, multithreaded passes over decoded tensors. Each chunk's partial result lands
+// in its own slot and the slots are merged in chunk order, so the answer is the same for
+// any thread count.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "onnxq/dequantize.hpp"
+#include "onnxq/error.hpp"
+#include "onnxq/value_stats.hpp"
+
+namespace onnxq {
+namespace {
+
+struct ChunkPlan {
+  std::uint64_t chunk_blocks;
+  std::uint64_t total_blocks;
+  std::uint64_t chunks;
+};
+
+ChunkPlan plan_chunks(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count) {
+  if (element_count % format.block_elements != 0)
+    invalid_argument(std::to_string(element_count) + " elements are not a whole number of " +
+                     std::string(format.gguf_name) + " blocks of " + std::to_string(format.block_elements));
+  ChunkPlan plan;
+  plan.total_blocks = element_count / format.block_elements;
+  if (plan.total_blocks * format.block_bytes != src.size())
+    invalid_argument(std::string(format.gguf_name) + " tensor of " + std::to_string(element_count) +
+                     " elements needs " + std::to_string(plan.total_blocks * format.block_bytes) +
+                     " bytes, got " + std::to_string(src.size()));
+  plan.chunk_blocks = std::max<std::uint64_t>(1, kStatsChunkElements / format.block_elements);
+  plan.chunks = (plan.total_blocks + plan.chunk_blocks - 1) / plan.chunk_blocks;
+  return plan;
+}
+
+// No more threads than chunks: a one-chunk tensor runs on the calling thread alone.
+int thread_count(int threads, std::uint64_t chunks) {
+  const int wanted = threads > 0 ? threads : omp_get_max_threads();
+  return static_cast<int>(std::clamp<std::uint64_t>(chunks, 1, static_cast<std::uint64_t>(wanted)));
+}
+
+}  // namespace
+
+TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src,
+                                 std::uint64_t element_count, int threads,
+                                 const std::function<void(std::uint64_t)>& on_chunk) {
+  const ChunkPlan plan = plan_chunks(format, src, element_count);
+  std::vector<ValueStats> partial(plan.chunks);
+  std::vector<ScaleCounts> scales(plan.chunks);
+  const std::int64_t chunks = static_cast<std::int64_t>(plan.chunks);
+  std::exception_ptr failure;
+#pragma omp parallel num_threads(thread_count(threads, plan.chunks))
+  {
+    std::vector<float> buffer(plan.chunk_blocks * format.block_elements);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      try {
+        const std::uint64_t first = static_cast<std::uint64_t>(c) * plan.chunk_blocks;
+        const std::uint64_t n = std::min(plan.chunk_blocks, plan.total_blocks - first);
+        decode_blocks(format, src, first, n, DType::Float, buffer.data(), 1);
+        partial[c].add({buffer.data(), n * format.block_elements});
+        scales[c] = count_block_scales(format, src, first, n);
+        if (on_chunk) on_chunk(n * format.block_bytes);
+      } catch (...) {
+#pragma omp critical(onnxq_stats_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  TensorStats result;
+  result.blocks = plan.total_blocks;
+  for (std::uint64_t c = 0; c < plan.chunks; ++c) {
+    result.values.merge(partial[c]);
+    result.scales += scales[c];
+  }
+  return result;
+}
+
+DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a,
+                                const BlockFormat& format_b, std::span<const std::byte> b,
+                                std::uint64_t element_count, int threads,
+                                const std::function<void(std::uint64_t)>& on_chunk) {
+  plan_chunks(format_a, a, element_count);  // validates the sizes
+  plan_chunks(format_b, b, element_count);
+  const std::uint64_t chunk = kStatsChunkElements;  // a multiple of both block sizes
+  const std::uint64_t chunks = (element_count + chunk - 1) / chunk;
+  std::vector<DifferenceStats> partial(chunks);
+  std::exception_ptr failure;
+#pragma omp parallel num_threads(thread_count(threads, chunks))
+  {
+    std::vector<float> xa(chunk), xb(chunk);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+      try {
+        const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk;
+        const std::uint64_t n = std::min(chunk, element_count - first);
+        decode_blocks(format_a, a, first / format_a.block_elements, n / format_a.block_elements, DType::Float,
+                      xa.data(), 1);
+        decode_blocks(format_b, b, first / format_b.block_elements, n / format_b.block_elements, DType::Float,
+                      xb.data(), 1);
+        DifferenceStats& d = partial[c];
+        d.count = n;
+        for (std::uint64_t i = 0; i < n; ++i) {
+          const float va = xa[i], vb = xb[i];
+          if (va == vb || (std::isnan(va) && std::isnan(vb))) continue;
+          ++d.differing;
+          const double diff = std::fabs(static_cast<double>(va) - static_cast<double>(vb));
+          if (!std::isfinite(diff)) {
+            ++d.nonfinite;
+            continue;
+          }
+          d.max_abs = std::max(d.max_abs, diff);
+          d.sum_sq += diff * diff;
+        }
+        if (on_chunk) on_chunk(n / format_a.block_elements * format_a.block_bytes);
+      } catch (...) {
+#pragma omp critical(onnxq_compare_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  DifferenceStats result;
+  for (const DifferenceStats& d : partial) {
+    result.count += d.count;
+    result.differing += d.differing;
+    result.nonfinite += d.nonfinite;
+    result.max_abs = std::max(result.max_abs, d.max_abs);
+    result.sum_sq += d.sum_sq;
+  }
+  return result;
+}
+
+}  // namespace onnxq

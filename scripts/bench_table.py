@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Turns `onnxq_bench --benchmark_format=json` output of the decode/ benchmarks (simd_bench.cpp)
+into the compact table of the README, plus the issue-6 target summary (P1-P3)."""
+import json
+import math
+import sys
+
+
+def main(path):
+    data = json.load(open(path))
+    rows = {}
+    for b in data["benchmarks"]:
+        parts = b["name"].split("/")
+        if parts[0] != "decode" or "x_memset" not in b:
+            continue
+        fmt, out, isa, size, threads = parts[1:6]
+        rows[(fmt, out, isa, size, threads)] = b
+    formats = list(dict.fromkeys(k[0] for k in rows))
+    isas = [i for i in ("scalar", "avx2", "avx512") if any(k[2] == i for k in rows)]
+    best = isas[-1]
+
+    print(f"{'format':9} {'out':4} {'size':12} {'thr':3} {'path':7} {'ns/elem':>8} {'GB/s':>7} {'x memset':>9} {'x scalar':>9}")
+    for (fmt, out, isa, size, threads), b in rows.items():
+        sc = rows.get((fmt, out, "scalar", size, threads))
+        xs = sc["ns_per_elem"] / b["ns_per_elem"] if sc else float("nan")
+        print(f"{fmt:9} {out:4} {size:12} {threads[1:]:>3} {isa:7} {b['ns_per_elem']:8.3f} {b['GBps']:7.1f} "
+              f"{b['x_memset']:9.2f} {xs:9.1f}")
+
+    def get(fmt, out, isa, size, t):
+        return rows.get((fmt, out, isa, size, t))
+
+    print(f"\nTargets ({best} path):")
+    p1 = [(f, get(f, "f32", best, "large", "t1")) for f in formats]
+    p1 = [(f, b["x_memset"]) for f, b in p1 if b]
+    if p1:
+        low = [f"{f} {x:.2f}" for f, x in p1 if x < 0.75]
+        print(f"P1 large f32 1 thread, x memset: min {min(x for _, x in p1):.2f}; below 0.75: {', '.join(low) or 'none'}")
+    p2 = []
+    for f in formats:
+        s, v = get(f, "f32", "scalar", "L2", "t1"), get(f, "f32", best, "L2", "t1")
+        if s and v:
+            p2.append((f, s["ns_per_elem"] / v["ns_per_elem"]))
+    if p2:
+        block = [(f, x) for f, x in p2 if f not in ("f16", "bf16")]
+        gm = math.exp(sum(math.log(x) for _, x in block) / len(block))
+        low = [f"{f} {x:.1f}" for f, x in block if x < 2]
+        fam = [f"{f} {x:.1f}" for f, x in block if (f.startswith("iq2") or f.startswith("iq3") or f == "q1_0") and x < 8]
+        print(f"P2 L2 f32 1 thread, x scalar over the 27 formats: geomean {gm:.2f}; below 2x: {', '.join(low) or 'none'}; "
+              f"IQ2/IQ3/Q1_0 below 8x: {', '.join(fam) or 'none'}")
+    for size, label in (("L2", "L2-resident (256 KiB per thread)"), ("large", "64 MiB")):
+        sp = []
+        for f in formats:
+            one, two = get(f, "f32", best, size, "t1"), get(f, "f32", best, size, "t2")
+            if one and two:
+                sp.append((f, one["ns_per_elem"] / two["ns_per_elem"] * (2 if size == "L2" else 1), two["x_memset"]))
+        if sp:
+            print(f"P3 {label}, 2 threads: throughput x 1 thread min {min(s for _, s, _ in sp):.2f} "
+                  f"geomean {math.exp(sum(math.log(s) for _, s, _ in sp) / len(sp)):.2f}; "
+                  f"x 2-thread memset min {min(m for _, _, m in sp):.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,153 @@
+// Unpack and OneHot throughput, one thread, each beside a fill of the same output size with non-zero
+// bytes measured in the same run: counters give codes/s (or output GB/s) and ratio = time / fill time.
+// Both sides of the ratio are this thread's CPU time, so a loaded machine skews them alike.
+#include <benchmark/benchmark.h>
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "onnxq/ops/onehot.hpp"
+#include "onnxq/ops/unpack.hpp"
+
+namespace {
+
+using namespace onnxq;
+
+// This thread's CPU time in seconds.
+double cpu_now() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Best of a few fills of `buffer` with a non-zero byte (the first touch is excluded).
+double fill_seconds(std::byte* buffer, std::size_t size) {
+  std::memset(buffer, 0x5A, size);
+  double best = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {
+    const double t0 = cpu_now();
+    std::memset(buffer, 0x5A + rep, size);
+    benchmark::ClobberMemory();
+    best = std::min(best, cpu_now() - t0);
+  }
+  return best;
+}
+
+Tensor random_words(std::int64_t rows, std::int64_t words) {
+  Tensor x = Tensor::zeros(DType::UInt8, {rows, words});
+  std::mt19937_64 rng(1);
+  for (auto& b : x.mutable_bytes()) b = static_cast<std::byte>(rng());
+  return x;
+}
+
+Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
+
+// Unpack of 8 rows x 1Mi codes of UINT8 words along the last axis into a reused output buffer.
+void BM_Unpack(benchmark::State& state) {
+  const auto bits = state.range(0);
+  const std::int64_t rows = 8, count = std::int64_t{1} << 20;
+  const Tensor x = random_words(rows, (count * bits + 7) / 8);
+  UnpackAttributes attrs;
+  attrs.bits = bits;
+  const Tensor c = int64_scalar(count);
+  Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
+  const double t0 = cpu_now();
+  for (auto _ : state) {
+    unpack_into(x, c, attrs, y);
+    benchmark::DoNotOptimize(y.mutable_bytes().data());
+  }
+  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
+  const std::size_t out_bytes = static_cast<std::size_t>(rows * count);
+  const double fill = fill_seconds(y.mutable_bytes().data(), out_bytes);
+  state.SetItemsProcessed(state.iterations() * rows * count);  // items/s = codes/s
+  state.counters["fill_GB/s"] = static_cast<double>(out_bytes) / fill / 1e9;
+  state.counters["ratio_to_fill"] = per_iter / fill;
+}
+BENCHMARK(BM_Unpack)->DenseRange(1, 8)->Unit(benchmark::kMillisecond);
+
+// The public allocate-and-return form (includes allocating and zeroing the output each time).
+void BM_UnpackAllocating(benchmark::State& state) {
+  const auto bits = state.range(0);
+  const std::int64_t rows = 8, count = std::int64_t{1} << 20;
+  const Tensor x = random_words(rows, (count * bits + 7) / 8);
+  UnpackAttributes attrs;
+  attrs.bits = bits;
+  const Tensor c = int64_scalar(count);
+  for (auto _ : state) benchmark::DoNotOptimize(unpack(x, c, attrs).bytes().data());
+  state.SetItemsProcessed(state.iterations() * rows * count);
+}
+BENCHMARK(BM_UnpackAllocating)->Arg(3)->Arg(4)->Unit(benchmark::kMillisecond);
+
+// (R, G) = (3, 5): five ternary codes per byte.
+void BM_UnpackTernary(benchmark::State& state) {
+  const std::int64_t rows = 8, count = 5 << 20;
+  Tensor x = Tensor::zeros(DType::UInt8, {rows, count / 5});
+  std::mt19937_64 rng(2);
+  for (auto& b : x.mutable_bytes()) b = static_cast<std::byte>(rng() % 243);
+  UnpackAttributes attrs;
+  attrs.radix = 3;
+  attrs.group_size = 5;
+  const Tensor c = int64_scalar(count);
+  Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
+  const double t0 = cpu_now();
+  for (auto _ : state) {
+    unpack_into(x, c, attrs, y);
+    benchmark::DoNotOptimize(y.mutable_bytes().data());
+  }
+  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
+  const double fill = fill_seconds(y.mutable_bytes().data(), static_cast<std::size_t>(rows * count));
+  state.SetItemsProcessed(state.iterations() * rows * count);
+  state.counters["ratio_to_fill"] = per_iter / fill;
+}
+BENCHMARK(BM_UnpackTernary)->Unit(benchmark::kMillisecond);
+
+// OneHot: 1M int64 indices, depth 1000, float32 values: a 4 GB output. range(0): 0 = off value 0
+// (the allocating form skips the fill pass: fresh storage is already zero), 1 = off value 0.5.
+Tensor onehot_indices() {
+  const std::int64_t n = 1000000;
+  Tensor idx = Tensor::zeros(DType::Int64, {n});
+  std::mt19937_64 rng(3);
+  auto* p = idx.mutable_data<std::int64_t>();
+  for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(rng() % 1000);
+  return idx;
+}
+
+Tensor f32_pair(float off, float on) {
+  const float v[2] = {off, on};
+  return Tensor::from_bytes(DType::Float, {2}, std::as_bytes(std::span(v)));
+}
+
+void BM_OneHotInto(benchmark::State& state) {
+  const Tensor idx = onehot_indices();
+  const Tensor depth = int64_scalar(1000);
+  const Tensor values = f32_pair(state.range(0) ? 0.5f : 0.0f, 1.0f);
+  Tensor out = Tensor::zeros(DType::Float, {1000000, 1000});
+  const double t0 = cpu_now();
+  for (auto _ : state) {
+    onehot_into(idx, depth, values, -1, OneHotVersion::V9, out);
+    benchmark::DoNotOptimize(out.mutable_bytes().data());
+  }
+  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
+  const std::size_t out_bytes = out.bytes().size();
+  const double fill = fill_seconds(out.mutable_bytes().data(), out_bytes);
+  state.SetItemsProcessed(state.iterations() * 1000000);  // indices/s
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(out_bytes));
+  state.counters["fill_GB/s"] = static_cast<double>(out_bytes) / fill / 1e9;
+  state.counters["ratio_to_fill"] = per_iter / fill;
+}
+BENCHMARK(BM_OneHotInto)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+void BM_OneHotAllocating(benchmark::State& state) {
+  const Tensor idx = onehot_indices();
+  const Tensor depth = int64_scalar(1000);
+  const Tensor values = f32_pair(state.range(0) ? 0.5f : 0.0f, 1.0f);
+  for (auto _ : state) benchmark::DoNotOptimize(onehot(idx, depth, values).bytes().data());
+  state.SetItemsProcessed(state.iterations() * 1000000);
+  state.SetBytesProcessed(state.iterations() * std::int64_t{4000000000});
+}
+BENCHMARK(BM_OneHotAllocating)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+}  // namespace

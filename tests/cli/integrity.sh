@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Output integrity: failures never leave a damaged or partial output, temporaries never linger,
+# and an output never lands on its own input or on a device node.
+source "$(dirname "$0")/common.bash"
+cd "$WORK"
+
+"$PYTHON" -c "
+import numpy as np
+np.save('small.npy', np.arange(4096, dtype=np.float32).reshape(64, 64))
+np.save('mid.npy', np.ones(1 << 18, dtype=np.float32))  # 1 MiB: more than the tiny file system holds"
+# A big input that costs nothing to make: a sparse .npy (zeros); writing it out takes a while.
+"$PYTHON" -c "
+import numpy as np
+np.lib.format.open_memmap('big.npy', mode='w+', dtype=np.float32, shape=(${INTEGRITY_BIG_ELEMENTS:-100000000},)).flush()"
+no_temps() { ! compgen -G "${1:-.}/.*onnxq-*" >/dev/null; }
+unchanged() { cmp -s "$1" "$2"; }
+
+# 1. A write error (/dev/full: ENOSPC) is a clean I/O error, and the device node survives.
+#    As root the test uses its own node, so a regression cannot replace the system's /dev/full.
+full=/dev/full
+if [ "$(id -u)" = 0 ] && mknod "$WORK/full" c 1 7 2>/dev/null; then full=$WORK/full; fi
+check "-o $full exits 3" expect_exit 3 "$ONNXQ" unsqueeze small.npy --axes 0 -o "$full"
+check "the write error names the output" grep -q "No space left on device" "$WORK/err"
+check "$full is still a character device" test -c "$full"
+check "no temporary beside $full" no_temps "$(dirname "$full")"
+
+# 2. A full file system: a tiny tmpfs when mounting is allowed, else a file-size limit (EFBIG).
+mkdir tiny
+if mount -t tmpfs -o size=64k tmpfs tiny 2>/dev/null; then
+  check "full tmpfs exits 3" expect_exit 3 "$ONNXQ" unsqueeze mid.npy --axes 0 -o tiny/out.npy
+  check "full tmpfs names the error" grep -q "No space left on device" "$WORK/err"
+  check "full tmpfs leaves no target" test ! -e tiny/out.npy
+  check "full tmpfs leaves no temporary" no_temps tiny
+  umount tiny
+  mounted_tmpfs=1
+else
+  echo "note: mount -t tmpfs is not permitted here; the full-disk case uses ulimit -f instead"
+fi
+check "file-size limit exits 3" expect_exit 3 bash -c "ulimit -f 8; exec \"\$0\" unsqueeze small.npy --axes 0 -o tiny/out.npy" "$ONNXQ"
+check "file-size limit leaves no target" test ! -e tiny/out.npy
+check "file-size limit leaves no temporary" no_temps tiny
+# The failed write must not touch an existing target either.
+echo "keep me" >tiny/out.npy
+cp tiny/out.npy before.txt
+check "failed overwrite exits 3" expect_exit 3 bash -c "ulimit -f 8; exec \"\$0\" unsqueeze small.npy --axes 0 -o tiny/out.npy" "$ONNXQ"
+check "failed overwrite keeps the old target" unchanged before.txt tiny/out.npy
+rm -f tiny/out.npy
+
+# 3. SIGINT / SIGTERM during a long write: the temporary goes, the target never appears.
+for sig in INT TERM; do
+  rm -rf sig && mkdir sig
+  "$ONNXQ" unsqueeze big.npy --axes 0 -o sig/out.npy 2>"sig.err" &
+  pid=$!
+  for _ in $(seq 1 2000); do compgen -G "sig/.*onnxq-*" >/dev/null && break; sleep 0.005; done
+  kill -"$sig" "$pid" 2>/dev/null || true
+  status=0
+  wait "$pid" || status=$?
+  if [ "$status" = 0 ]; then
+    echo "FAIL: SIG$sig: the write finished before the signal; raise INTEGRITY_BIG_ELEMENTS" >&2
+    fails=$((fails + 1))
+    continue
+  fi
+  want=$((128 + $(kill -l "$sig")))
+  check "SIG$sig ends with status $want (got $status)" test "$status" = "$want"
+  check "SIG$sig leaves no target" test ! -e sig/out.npy
+  check "SIG$sig leaves no temporary" no_temps sig
+done
+
+# 4. A closed pipe ends quietly with the documented status 141 and no temporaries.
+set +o pipefail
+"$ONNXQ" unsqueeze big.npy --axes 0 -o - 2>pipe.err | head -c 10 >/dev/null
+status=${PIPESTATUS[0]}
+set -o pipefail
+check "closed pipe exits 141 (got $status)" test "$status" = 141
+check "closed pipe prints nothing on stderr" test ! -s pipe.err
+check "closed pipe leaves no temporary" no_temps .
+
+# 5. A truncated .npy on stdin is invalid input naming the byte counts.
+check "truncated stdin exits 2" \
+  expect_exit 2 bash -c 'head -c 1000 small.npy | exec "$0" unsqueeze - --axes 0 -o trunc.npy' "$ONNXQ"
+# 1000 bytes = the 128-byte preamble and header + 872 of the 16384 data bytes.
+check "truncated stdin names the byte counts" grep -q "needs 16384 data bytes, found 872" "$WORK/err"
+check "truncated stdin leaves no output" test ! -e trunc.npy
+
+# 6. The output is never one of the inputs (same path, a hard link, or stdin redirected from it).
+cp small.npy in.npy
+cp in.npy in.orig
+check "-o onto the input is refused" expect_exit 2 "$ONNXQ" unsqueeze in.npy --axes 0 -o in.npy
+check "the refusal says why" grep -q "input" "$WORK/err"
+ln in.npy link.npy
+check "-o onto a hard link of the input is refused" expect_exit 2 "$ONNXQ" unsqueeze in.npy --axes 0 -o link.npy
+check "-o onto stdin's file is refused" expect_exit 2 bash -c "exec \"\$0\" unsqueeze - --axes 0 -o in.npy <in.npy" "$ONNXQ"
+check "stdout appended onto the input is refused" expect_exit 2 bash -c "exec \"\$0\" unsqueeze in.npy --axes 0 -o - >>in.npy" "$ONNXQ"
+check "the input is unchanged" unchanged in.orig in.npy
+check "refusals leave no temporary" no_temps .
+if "$ONNXQ" --help | grep -q '^ *dequant '; then
+  cp "$TESTDATA/zoo.gguf" zoo.gguf
+  check "dequant -o onto the GGUF being read is refused" \
+    expect_exit 2 "$ONNXQ" dequant zoo.gguf --tensor q4_0.weight -o zoo.gguf
+  check "the GGUF is unchanged" unchanged "$TESTDATA/zoo.gguf" zoo.gguf
+fi
+
+# 7. Temporaries: exclusive creation (O_EXCL), umask-derived modes, planted symlinks ignored.
+echo "victim" >victim.txt
+for n in XXXXXX 000000 aaaaaa; do ln -s victim.txt ".out.npy.onnxq-$n"; done
+check "write with planted symlinks succeeds" expect_exit 0 "$ONNXQ" unsqueeze small.npy --axes 0 -o out.npy
+check "planted symlinks did not redirect the write" test "$(cat victim.txt)" = victim
+check "the output is a regular file" test -f out.npy -a ! -L out.npy
+rm -f .out.npy.onnxq-*
+ln -s victim.txt linked.npy
+check "-o onto a symlink replaces the link, not its target" expect_exit 0 "$ONNXQ" unsqueeze small.npy --axes 0 -o linked.npy
+check "the symlink's target is untouched" test "$(cat victim.txt)" = victim
+for mask in 022 027 077; do
+  rm -f m.npy
+  (umask "$mask" && "$ONNXQ" unsqueeze small.npy --axes 0 -o m.npy)
+  want=$(printf '%o' $((0666 & ~8#$mask)))
+  check "umask $mask gives mode $want" test "$(stat -c %a m.npy)" = "$want"
+done
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+  strace -f -e trace=openat -o trace.txt "$ONNXQ" unsqueeze small.npy --axes 0 -o s.npy
+  check "the temporary is created with O_CREAT|O_EXCL" grep -Eq 'onnxq-[^"]*".*O_CREAT\|O_EXCL|onnxq-[^"]*".*O_EXCL' trace.txt
+fi
+
+# 8. A FIFO output is written in place (no temporary beside it, the FIFO stays a FIFO).
+mkfifo out.fifo
+cat out.fifo >fifo.data &
+reader=$!
+check "-o FIFO exits 0" expect_exit 0 "$ONNXQ" unsqueeze small.npy --axes 0 -o out.fifo
+wait "$reader"
+check "the FIFO carried the .npy" "$PYTHON" -c "import numpy as np; assert np.load('fifo.data').shape == (1, 64, 64)"
+check "the FIFO is still a FIFO" test -p out.fifo
+check "no temporary beside the FIFO" no_temps .
+
+finish

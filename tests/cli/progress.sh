@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The progress bar: drawn on a terminal (a pseudo-terminal made by script(1)), never
+# when stderr is a file or a pipe, and silenced by -q. It never touches stdout's data.
+source "$(dirname "$0")/common.bash"
+zoo=$TESTDATA/zoo.gguf
+if ! command -v script >/dev/null; then
+  echo "script(1) not found: skipping the terminal checks"
+  exit 0
+fi
+total=$("$PYTHON" -c "
+import json; m = json.load(open('$TESTDATA/manifest.json'))['files']['zoo.gguf']
+print(round(sum(t['nbytes'] for t in m['tensors']) / 1024, 1))")
+
+script -qc "'$ONNXQ' export '$zoo' -o '$WORK/tty.safetensors'" /dev/null >"$WORK/tty.txt"
+check "export draws a bar with total, rate and ETA on a terminal" \
+  grep -q "export \[.*\] .*% .* / $total KiB .*/s  ETA" "$WORK/tty.txt"
+script -qc "'$ONNXQ' stats '$zoo' --filter 'q4_*'" /dev/null >"$WORK/tty_stats.txt"
+check "stats draws a bar on a terminal" grep -q "ETA" "$WORK/tty_stats.txt"
+script -qc "'$ONNXQ' -q export '$zoo' -o '$WORK/quiet.safetensors'" /dev/null >"$WORK/quiet.txt"
+check "-q silences the bar" bash -c "! grep -q ETA '$WORK/quiet.txt'"
+
+"$ONNXQ" export "$zoo" -o "$WORK/file.safetensors" 2>"$WORK/stderr.txt"
+check "no bar when stderr is a file" test ! -s "$WORK/stderr.txt"
+"$ONNXQ" stats "$zoo" 2>&1 >/dev/null | cat >"$WORK/pipe.txt"
+check "no bar when stderr is a pipe" test ! -s "$WORK/pipe.txt"
+check "the terminal run wrote the same file" cmp -s "$WORK/tty.safetensors" "$WORK/file.safetensors"
+finish

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds a one-file project against it,
+# through find_package(onnxq) and through pkg-config, then runs both. Also checks the
+# installed man page and completions.
+#   consumer_test.sh BUILD_DIR CONSUMER_SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+
+for f in bin/onnxq share/man/man1/onnxq.1 share/bash-completion/completions/onnxq share/zsh/site-functions/_onnxq \
+         include/onnxq/dequantize.hpp include/onnxq/ops/dequantize_packed.hpp; do
+  [ -f "$prefix/$f" ] || { echo "FAIL: not installed: $f" >&2; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name libonnxq.a | head -1)")
+[ -f "$libdir/libonnxq.a" ] && [ -f "$libdir/cmake/onnxq/onnxqConfig.cmake" ] && [ -f "$libdir/pkgconfig/onnxq.pc" ] ||
+  { echo "FAIL: library, CMake package or pkg-config file missing" >&2; exit 1; }
+# Nothing that belongs to the build tree may leak into the installed package.
+if grep -rq "$(cd "$build" && pwd)\|/work/main/lib" "$libdir/cmake/onnxq" "$libdir/pkgconfig"; then
+  echo "FAIL: installed package files refer to the build or source tree" >&2
+  exit 1
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S "$src" -B "$work/build" "${generator[@]}" "${launcher[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log" >&2; exit 1; }
+cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log" >&2; exit 1; }
+"$work/build/consumer"
+
+if command -v pkg-config >/dev/null; then
+  export PKG_CONFIG_PATH=$libdir/pkgconfig
+  # shellcheck disable=SC2046
+  ${CXX:-c++} -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
+  "$work/consumer_pc"
+fi
+echo "install consumer test passed"

@@ -1,0 +1,227 @@
+// Golden tests: every block format and plain type decodes bit for bit to ggml's float32
+// output (NaN compared by position), for the quantizer blocks, the hard "edge" blocks
+// and the zoo.gguf tensors, on 1 and several threads.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "expected_npy.hpp"
+#include "onnxq/dequantize.hpp"
+#include "onnxq/error.hpp"
+#include "onnxq/format.hpp"
+#include "onnxq/gguf.hpp"
+
+namespace onnxq {
+namespace {
+
+using testing::ExpectedArray;
+using testing::load_expected_npy;
+using testing::read_file_bytes;
+using testing::testdata_path;
+
+bool is_nan_bits(std::uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+
+// Number of elements whose bits differ (both NaN counts as equal); reports the first few.
+std::size_t count_mismatches(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want,
+                             const std::string& what) {
+  EXPECT_EQ(got.size(), want.size()) << what;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+    const bool same = got[i] == want[i] || (is_nan_bits(got[i]) && is_nan_bits(want[i]));
+    if (!same && ++bad <= 5)
+      ADD_FAILURE() << what << " element " << i << ": got 0x" << std::hex << got[i] << " (" << std::bit_cast<float>(got[i])
+                    << "), want 0x" << want[i] << " (" << std::bit_cast<float>(want[i]) << ")";
+  }
+  return bad;
+}
+
+std::vector<std::uint32_t> decode_f32(const BlockFormat& f, std::span<const std::byte> bytes, int threads) {
+  const std::uint64_t blocks = bytes.size() / f.block_bytes;
+  EXPECT_EQ(blocks * f.block_bytes, bytes.size()) << f.gguf_name << ": not whole blocks";
+  std::vector<std::uint32_t> out(blocks * f.block_elements, 0xDEADBEEFu);
+  decode_blocks(f, bytes, 0, blocks, DType::Float, out.data(), threads);
+  return out;
+}
+
+// The scalar reference decoder alone, bypassing dispatch.
+std::vector<std::uint32_t> decode_scalar(const BlockFormat& f, std::span<const std::byte> bytes) {
+  const BlockDecoder* d = scalar_block_decoder(f.ggml_type);
+  const std::size_t blocks = bytes.size() / f.block_bytes;
+  std::vector<std::uint32_t> out(blocks * f.block_elements, 0xDEADBEEFu);
+  d->decode(reinterpret_cast<const std::uint8_t*>(bytes.data()), blocks, reinterpret_cast<float*>(out.data()));
+  return out;
+}
+
+void expect_file_decodes(const BlockFormat& f, const std::string& bin, const std::string& npy) {
+  const std::vector<std::byte> bytes = read_file_bytes(testdata_path(bin));
+  const ExpectedArray want = load_expected_npy(testdata_path(npy));
+  ASSERT_GT(bytes.size(), 0u);
+  if (f.is_block_format()) {
+    EXPECT_EQ(count_mismatches(decode_scalar(f, bytes), want.f32_bits(), bin + " scalar reference"), 0u);
+  }
+  for (int threads : {1, 3})
+    EXPECT_EQ(count_mismatches(decode_f32(f, bytes, threads), want.f32_bits(), bin + " threads=" + std::to_string(threads)), 0u);
+}
+
+class BlockFormatVectors : public ::testing::TestWithParam<const BlockFormat*> {};
+
+TEST_P(BlockFormatVectors, QuantizerBlocksMatchGgml) {
+  const BlockFormat& f = *GetParam();
+  const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
+  expect_file_decodes(f, stem + ".bin", stem + ".f32.npy");
+}
+
+TEST_P(BlockFormatVectors, EdgeBlocksMatchGgml) {
+  const BlockFormat& f = *GetParam();
+  const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
+  expect_file_decodes(f, stem + ".edge.bin", stem + ".edge.f32.npy");
+}
+
+TEST_P(BlockFormatVectors, ZooTensorMatchesGgml) {
+  const BlockFormat& f = *GetParam();
+  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const std::string name = std::string(f.format_id.substr(5)) + ".weight";
+  const TensorInfo* t = zoo.find_tensor(name);
+  ASSERT_NE(t, nullptr) << name;
+  ASSERT_EQ(t->format, &f);
+  const ExpectedArray want = load_expected_npy(testdata_path("gguf/expected/" + name + ".f32.npy"));
+  EXPECT_EQ(want.shape, t->onnx_shape());
+  EXPECT_EQ(count_mismatches(decode_f32(f, zoo.tensor_bytes(*t), 2), want.f32_bits(), name), 0u);
+  EXPECT_EQ(count_mismatches(decode_scalar(f, zoo.tensor_bytes(*t)), want.f32_bits(), name + " scalar reference"), 0u);
+}
+
+TEST_P(BlockFormatVectors, RangesDecodeLikeTheWhole) {
+  const BlockFormat& f = *GetParam();
+  const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
+  const std::vector<std::byte> bytes = read_file_bytes(testdata_path(stem + ".edge.bin"));
+  const std::vector<std::uint32_t> whole = decode_f32(f, bytes, 1);
+  const std::uint64_t blocks = bytes.size() / f.block_bytes;
+  std::vector<std::uint32_t> part((blocks - 5) * f.block_elements);
+  decode_blocks(f, bytes, 3, blocks - 5, DType::Float, part.data(), 1);
+  EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + 3 * f.block_elements));
+  EXPECT_THROW(decode_blocks(f, bytes, 3, blocks - 2, DType::Float, part.data(), 1), Error);
+  EXPECT_THROW(decode_blocks(f, bytes, ~0ull, 2, DType::Float, part.data(), 1), Error);
+}
+
+std::vector<const BlockFormat*> block_format_rows() {
+  std::vector<const BlockFormat*> rows;
+  for (const BlockFormat& f : block_formats()) rows.push_back(&f);
+  return rows;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFormats, BlockFormatVectors, ::testing::ValuesIn(block_format_rows()),
+                         [](const auto& info) { return std::string(info.param->ggml_name); });
+
+TEST(DecoderTable, MatchesTheFormatTable) {
+  for (const BlockFormat& f : block_formats()) {
+    const BlockDecoder* d = scalar_block_decoder(f.ggml_type);
+    ASSERT_NE(d, nullptr) << f.format_id;
+    EXPECT_EQ(d->block_bytes, f.block_bytes) << f.format_id;
+    EXPECT_EQ(d->block_elements, f.block_elements) << f.format_id;
+    // The dispatched decoder (scalar or a SIMD variant) has the same block geometry.
+    ASSERT_NE(block_decoder(f), nullptr) << f.format_id;
+    EXPECT_EQ(block_decoder(f)->block_bytes, f.block_bytes) << f.format_id;
+    EXPECT_EQ(block_decoder(f)->block_elements, f.block_elements) << f.format_id;
+  }
+  for (const BlockFormat& f : all_formats())
+    if (!f.is_block_format()) {
+      EXPECT_EQ(block_decoder(f), nullptr) << f.gguf_name;
+    }
+}
+
+// Plain types: blocks/<t>.bin and the zoo tensors; integers and F64 also exactly in their own dtype.
+class PlainTypeVectors : public ::testing::TestWithParam<const BlockFormat*> {};
+
+TEST_P(PlainTypeVectors, ToFloat32MatchesTheCast) {
+  const BlockFormat& f = *GetParam();
+  const std::string stem = "gguf/blocks/" + std::string(f.ggml_name);
+  expect_file_decodes(f, stem + ".bin", stem + ".f32.npy");
+
+  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const std::string name = std::string(f.ggml_name) + ".weight";
+  const TensorInfo* t = zoo.find_tensor(name);
+  ASSERT_NE(t, nullptr);
+  const ExpectedArray want = load_expected_npy(testdata_path("gguf/expected/" + name + ".f32.npy"));
+  EXPECT_EQ(count_mismatches(decode_f32(f, zoo.tensor_bytes(*t), 1), want.f32_bits(), name), 0u);
+}
+
+class NativeTypeVectors : public PlainTypeVectors {};
+
+TEST_P(NativeTypeVectors, NativeDtypeIsExact) {
+  const BlockFormat& f = *GetParam();
+  const std::string name = std::string(f.ggml_name) + ".weight";
+  const std::string path = testdata_path("gguf/expected/" + name + ".native.npy");
+  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const TensorInfo* t = zoo.find_tensor(name);
+  ASSERT_NE(t, nullptr);
+  const ExpectedArray want = load_expected_npy(path);
+  EXPECT_EQ(default_decode_dtype(f), dtype_info(f.plain_dtype).is_integer ? f.plain_dtype : DType::Float);
+  std::vector<std::byte> got(want.data.size());
+  decode_blocks(f, zoo.tensor_bytes(*t), 0, t->element_count, f.plain_dtype, got.data(), 1);
+  EXPECT_EQ(got, want.data);
+  if (f.plain_dtype == DType::Double) return;
+  // Integers converted to DOUBLE are exact.
+  std::vector<double> wide(t->element_count);
+  decode_blocks(f, zoo.tensor_bytes(*t), 0, t->element_count, DType::Double, wide.data(), 1);
+  const std::size_t size = f.block_bytes;
+  for (std::size_t i = 0; i < wide.size(); ++i) {
+    std::int64_t v = 0;
+    std::memcpy(&v, want.data.data() + i * size, size);  // little-endian
+    if (size < 8) v = (v << (64 - 8 * size)) >> (64 - 8 * size);  // sign-extend
+    EXPECT_EQ(wide[i], static_cast<double>(v)) << name << " element " << i;
+  }
+}
+
+std::vector<const BlockFormat*> plain_rows() {
+  std::vector<const BlockFormat*> rows;
+  for (const BlockFormat& f : all_formats())
+    if (!f.is_block_format()) rows.push_back(&f);
+  return rows;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPlainTypes, PlainTypeVectors, ::testing::ValuesIn(plain_rows()),
+                         [](const auto& info) { return std::string(info.param->ggml_name); });
+
+// The types whose values float32 cannot hold exactly have a .native.npy expectation.
+std::vector<const BlockFormat*> native_rows() {
+  std::vector<const BlockFormat*> rows;
+  for (const BlockFormat* f : plain_rows())
+    if (f->plain_dtype == DType::Double || dtype_info(f->plain_dtype).is_integer) rows.push_back(f);
+  return rows;
+}
+
+INSTANTIATE_TEST_SUITE_P(WideTypes, NativeTypeVectors, ::testing::ValuesIn(native_rows()),
+                         [](const auto& info) { return std::string(info.param->ggml_name); });
+
+// The 1-D and 3-D zoo tensors: shapes in ONNX order and bits.
+TEST(ZooShapes, OneAndThreeDimensionalTensors) {
+  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  for (const char* name : {"vec_1d.q8_0", "cube_3d.q4_k", "cube_3d.f16"}) {
+    const TensorInfo* t = zoo.find_tensor(name);
+    ASSERT_NE(t, nullptr) << name;
+    const ExpectedArray want = load_expected_npy(testdata_path(std::string("gguf/expected/") + name + ".f32.npy"));
+    EXPECT_EQ(want.shape, t->onnx_shape()) << name;
+    const std::uint64_t blocks = t->byte_size / t->format->block_bytes;
+    std::vector<std::uint32_t> got(blocks * t->format->block_elements);
+    decode_blocks(*t->format, zoo.tensor_bytes(*t), 0, blocks, DType::Float, got.data(), 0);
+    EXPECT_EQ(count_mismatches(got, want.f32_bits(), name), 0u);
+  }
+}
+
+TEST(DecodeBlocks, RejectsIntegerOutputForBlockFormats) {
+  const BlockFormat& q4 = *find_format("gguf:q4_0");
+  std::vector<std::byte> block(18);
+  std::int32_t out[32];
+  EXPECT_THROW(decode_blocks(q4, block, 0, 1, DType::Int32, out, 1), Error);
+  EXPECT_FALSE(can_decode_to(q4, DType::Int8));
+  EXPECT_TRUE(can_decode_to(*find_format("i16"), DType::Int16));
+  EXPECT_FALSE(can_decode_to(*find_format("i16"), DType::Int32));
+  EXPECT_FALSE(can_decode_to(*find_format("f16"), DType::Int16));
+}
+
+}  // namespace
+}  // namespace onnxq
