@@ -5,6 +5,7 @@
 
 #include "onnxq/dequantize.hpp"
 #include "onnxq/npy_writer.hpp"
+#include "onnxq/tensor_decode.hpp"
 
 namespace onnxq::cli {
 
@@ -24,7 +25,10 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   std::vector<std::uint64_t> buffer((std::min<std::uint64_t>(chunk_blocks, blocks) * block_out + 7) / 8);
   for (std::uint64_t first = 0; first < blocks; first += chunk_blocks) {
     const std::uint64_t n = std::min<std::uint64_t>(chunk_blocks, blocks - first);
-    decode_blocks(*s.format, s.bytes, first, n, s.dtype, buffer.data(), s.threads);
+    if (s.model)
+      decode_tensor_blocks(*s.model, *s.tensor, first, n, s.dtype, buffer.data(), s.threads);
+    else
+      decode_blocks(*s.format, s.bytes, first, n, s.dtype, buffer.data(), s.threads);
     sink.write(buffer.data(), n * block_out);
     if (s.progress) s.progress->add(n * s.format->block_bytes);
   }

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "onnxq/format.hpp"
+#include "onnxq/gguf.hpp"
 #include "onnxq/tensor.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -20,6 +21,9 @@ struct DecodedStream {
   bool npy = true;                   // .npy header first, else raw little-endian elements
   int threads = 0;
   Progress* progress = nullptr;      // advanced by input bytes decoded
+  // For a GGUF tensor: its model, so big-endian plain data is byte-swapped (bytes unused then).
+  const GgufFile* model = nullptr;
+  const TensorInfo* tensor = nullptr;
 };
 
 // Writes the stream to `sink` (header, then data); does not commit.

@@ -189,7 +189,10 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
       invalid_argument("tensor '" + std::string(t->name) + "' of type " + std::string(t->format->gguf_name) +
                        " cannot be written as " + std::string(dtype_info(out).short_name));
     const std::string target = single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
-    jobs.emplace_back(target, DecodedStream{t->format, model.tensor_bytes(*t), t->onnx_shape(), out, fc.npy, o.threads});
+    DecodedStream stream{t->format, model.tensor_bytes(*t), t->onnx_shape(), out, fc.npy, o.threads};
+    stream.model = &model;
+    stream.tensor = t;
+    jobs.emplace_back(target, stream);
   }
   std::uint64_t total = 0;
   for (const auto& job : jobs) total += job.second.bytes.size();

@@ -6,8 +6,11 @@ source "$(dirname "$0")/common.bash"
 import struct, sys
 work = sys.argv[1]
 
+VALUES = (1.5, -2.0, 3.25, 1e-3, 65504.0)
+
 def gguf(order, kvs, tensors, magic=b"GGUF"):
-    """kvs: list of (key, type, payload bytes); tensors: list of (name, ne, type, nbytes)."""
+    """kvs: list of (key, type, payload bytes); tensors: list of (name, ne, type, nbytes).
+    F32 tensors hold VALUES (repeated) in the file's byte order; other data is 0x11 bytes."""
     p = order
     def s(x):
         b = x.encode()
@@ -21,7 +24,10 @@ def gguf(order, kvs, tensors, magic=b"GGUF"):
         out += struct.pack(p + "IQ", t, offset)
         offset += (nbytes + 31) // 32 * 32
     out += b"\0" * (-len(out) % 32)
-    out += b"\x11" * offset
+    for name, ne, t, nbytes in tensors:
+        n = nbytes // 4
+        data = struct.pack(order + f"{n}f", *(VALUES * n)[:n]) if t == 0 else b"\x11" * nbytes
+        out += data + b"\0" * (-len(data) % 32)
     return out
 
 def kv_set(p, shard, count):
@@ -49,7 +55,14 @@ for f in be fugg; do
     diff <(grep -v -e '^file:' -e '^byte order:' "$WORK/$f.info") <(grep -v -e '^file:' -e '^byte order:' "$WORK/le.info")
   check "$f: list matches" diff <("$ONNXQ" list --json "$WORK/$f.gguf") <("$ONNXQ" list --json "$WORK/le.gguf")
   check "$f: metadata values" test "$("$ONNXQ" meta "$WORK/$f.gguf" -k test.u32 -k test.arr)" = $'123456789\n-7\n1099511627776'
+  "$ONNXQ" dequant "$WORK/$f.gguf" --tensor v -o "$WORK/$f.v.npy"
+  check "$f: big-endian F32 data is byte-swapped" "$PYTHON" -c "import numpy as np,sys; a=np.load(sys.argv[1]); assert a.dtype==np.float32 and a.tolist()==[1.5,-2.0,3.25,np.float32(1e-3).item(),65504.0], a" "$WORK/$f.v.npy"
+  "$ONNXQ" dequant "$WORK/$f.gguf" --tensor w -o "$WORK/$f.w.npy"
+  "$ONNXQ" dequant "$WORK/le.gguf" --tensor w -o "$WORK/le.w.npy"
+  check "$f: quantized blocks decode as in the little-endian twin" cmp "$WORK/$f.w.npy" "$WORK/le.w.npy"
 done
+"$ONNXQ" dequant "$WORK/le.gguf" --tensor v -o "$WORK/le.v.npy"
+check "le: F32 data" cmp "$WORK/le.v.npy" "$WORK/be.v.npy"
 
 "$ONNXQ" info "$WORK/m-00002-of-00003.gguf" >"$WORK/split.info"
 check "split: shards listed" grep -q '^shards: *3$' "$WORK/split.info"

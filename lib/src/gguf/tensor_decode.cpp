@@ -1,0 +1,34 @@
+#include "onnxq/tensor_decode.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "onnxq/checked.hpp"
+#include "onnxq/error.hpp"
+
+namespace onnxq {
+
+bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor) {
+  return model.shards().at(tensor.shard).big_endian && !tensor.format->is_block_format() &&
+         tensor.format->block_bytes > 1;
+}
+
+void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
+                          std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
+  const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
+  if (!tensor_data_is_big_endian(model, tensor)) {
+    decode_blocks(*tensor.format, bytes, first_block, block_count, out_dtype, dst, threads);
+    return;
+  }
+  const std::size_t width = tensor.format->block_bytes;
+  const auto end = checked_add(first_block, block_count);
+  if (!end || *end > bytes.size() / width)
+    invalid_argument("elements [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
+                     ") lie outside tensor '" + std::string(tensor.name) + "'");
+  std::vector<std::byte> swapped(bytes.begin() + static_cast<std::ptrdiff_t>(first_block * width),
+                                 bytes.begin() + static_cast<std::ptrdiff_t>(*end * width));
+  for (std::size_t i = 0; i < swapped.size(); i += width) std::reverse(&swapped[i], &swapped[i] + width);
+  decode_blocks(*tensor.format, swapped, 0, block_count, out_dtype, dst, threads);
+}
+
+}  // namespace onnxq
