@@ -7,7 +7,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -43,11 +42,6 @@ struct DequantOptions {
 };
 
 [[noreturn]] void usage(const std::string& message) { throw CLI::ValidationError("dequant", message); }
-
-bool stdout_is_pipe() {
-  struct stat st {};
-  return ::fstat(1, &st) == 0 && S_ISFIFO(st.st_mode);
-}
 
 std::optional<DType> requested_dtype(const std::string& name) {
   if (name.empty()) return std::nullopt;
@@ -178,8 +172,6 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
     dir = o.output;
   } else if (!o.output.empty()) {
     single_target = o.output;
-  } else if (!several && stdout_is_pipe()) {
-    single_target = "-";  // `onnxq dequant m.gguf --tensor t | ...` streams, as the other commands do
   } else {
     dir = ".";
   }
@@ -242,8 +234,7 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       ->allow_extra_args(false);
   cmd->add_option("--packed-format", opts->packed_format, "With --raw: the DequantizePacked format id, e.g. gguf:q4_k");
   cmd->add_option("-o,--output", opts->output,
-                  "Output: a file for one tensor, a directory for several, '-' for standard output "
-                  "(default: standard output when it is a pipe and one tensor is chosen, else files in .)");
+                  "Output: a file for one tensor, a directory for several, '-' for standard output");
   cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)");
   cmd->add_option("--raw", opts->raw_input, "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor");
   cmd->add_option("--shape", opts->shape, "With --raw: the output shape, comma-separated, e.g. 2,32");
