@@ -38,10 +38,12 @@ std::string human_bytes(double bytes) {
   return text;
 }
 
-Progress::Progress(std::string label, std::uint64_t total_bytes)
+Progress::Progress(std::string label, std::uint64_t total, Unit unit, std::string item_name)
     : active_(g_enabled && ::isatty(2) == 1),
       label_(std::move(label)),
-      total_(total_bytes),
+      unit_(unit),
+      item_name_(std::move(item_name)),
+      total_(total),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_ - kRedrawInterval) {
   if (active_) draw(true);
@@ -69,6 +71,15 @@ void Progress::finish() {
   std::fflush(stderr);
 }
 
+void Progress::clear_line() {
+  if (!active_) return;
+  std::lock_guard lock(mutex_);
+  if (finished_) return;
+  std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+  last_draw_ = std::chrono::steady_clock::now() - kRedrawInterval;  // redraw on the next add()
+}
+
 void Progress::draw(bool force) {
   const auto now = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_, std::try_to_lock);
@@ -84,9 +95,17 @@ void Progress::draw(bool force) {
   std::string bar(kBarWidth, ' ');
   for (int i = 0; i < static_cast<int>(fraction * kBarWidth); ++i) bar[i] = '#';
   std::string label = label_.size() > 32 ? "..." + label_.substr(label_.size() - 29) : label_;
-  std::fprintf(stderr, "\r\033[K%s [%s] %3.0f%% %s / %s  %s/s  ETA %s", label.c_str(), bar.c_str(),
-               fraction * 100, human_bytes(done).c_str(), human_bytes(total).c_str(), human_bytes(rate).c_str(),
-               human_duration(eta).c_str());
+  std::string amounts;
+  if (unit_ == Unit::Bytes) {
+    amounts = human_bytes(done) + " / " + human_bytes(total) + "  " + human_bytes(rate) + "/s";
+  } else {
+    char text[96];
+    std::snprintf(text, sizeof text, "%.0f / %.0f%s%s  %.1f/s", done, total, item_name_.empty() ? "" : " ",
+                  item_name_.c_str(), rate);
+    amounts = text;
+  }
+  std::fprintf(stderr, "\r\033[K%s [%s] %3.0f%% %s  ETA %s", label.c_str(), bar.c_str(), fraction * 100,
+               amounts.c_str(), human_duration(eta).c_str());
   std::fflush(stderr);
 }
 

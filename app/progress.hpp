@@ -16,7 +16,9 @@ void set_progress_enabled(bool enabled);
 
 class Progress {
  public:
-  Progress(std::string label, std::uint64_t total_bytes);
+  // What is counted: bytes ("1.2 MiB / 3.4 GiB  56 MiB/s") or whole items ("12 / 57 cases  8.1/s").
+  enum class Unit { Bytes, Items };
+  Progress(std::string label, std::uint64_t total, Unit unit = Unit::Bytes, std::string item_name = "");
   ~Progress();  // clears the line
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -24,6 +26,8 @@ class Progress {
   void add(std::uint64_t bytes);
   void set_label(std::string label);  // e.g. the tensor being worked on
   void finish();
+  // Erases the bar so a line can be printed to the terminal; the next add() draws it again.
+  void clear_line();
   bool active() const { return active_; }
 
  private:
@@ -31,6 +35,8 @@ class Progress {
 
   bool active_;
   std::string label_;
+  Unit unit_;
+  std::string item_name_;
   std::uint64_t total_;
   std::atomic<std::uint64_t> done_{0};
   std::chrono::steady_clock::time_point start_;

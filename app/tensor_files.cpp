@@ -9,6 +9,7 @@ namespace onnxq::cli {
 bool is_tensor_proto_path(std::string_view path) { return path.size() >= 3 && path.substr(path.size() - 3) == ".pb"; }
 
 Tensor read_tensor_file(const std::string& path) {
+  note_input_file(path);  // a .pb is read and closed: an output onto it must still be refused
   if (is_tensor_proto_path(path)) return read_tensor_proto_file(path).tensor;
   return read_npy_file(path);
 }

@@ -29,6 +29,19 @@ def main(path):
     def get(fmt, out, isa, size, t):
         return rows.get((fmt, out, isa, size, t))
 
+    # One line per format: the README's summary (f32 output; ratios from the same run).
+    print(f"\nSummary, f32 output, 1 thread (L2 = 256 KiB output; large = 64 MiB, non-temporal stores):")
+    print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>10}" for i in isas) +
+          f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}   ns/element")
+    for f in formats:
+        l2 = [rows.get((f, "f32", i, "L2", "t1")) for i in isas]
+        big = rows.get((f, "f32", best, "large", "t1"))
+        if not all(l2) or not big:
+            continue
+        print(f"{f:9} " + " ".join(f"{b['ns_per_elem']:10.3f}" for b in l2) +
+              f" {l2[0]['ns_per_elem'] / l2[-1]['ns_per_elem']:8.1f} {l2[-1]['x_memset']:8.2f}"
+              f" {big['ns_per_elem']:12.3f} {big['GBps']:6.1f} {big['x_memset']:8.2f}")
+
     print(f"\nTargets ({best} path):")
     p1 = [(f, get(f, "f32", best, "large", "t1")) for f in formats]
     p1 = [(f, b["x_memset"]) for f, b in p1 if b]

@@ -177,7 +177,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
   example(out, "One metadata value, for a script:", "onnxq meta model.gguf -k general.architecture");
   example(out, "Decode a tensor and add a leading axis in a pipeline:",
           "onnxq dequant m.gguf --tensor t -o - | onnxq unsqueeze --axes 0 > t.npy");
-  example(out, "Unpack 3-bit codes, 8 per row, from raw bytes:", "onnxq unpack --bits 3 --count 8 in.bin -o codes.npy");
+  example(out, "Unpack 3-bit codes, 8 per row, from raw bytes (10 rows of 3 bytes):",
+          "onnxq unpack in.bin --bits 3 --count 8 --shape 10,3 -o codes.npy");
   example(out, "Weight statistics and scale health as JSON:", "onnxq stats model.gguf --filter 'blk.*.ffn_*' --json");
   example(out, "Turn a GGUF model back into bfloat16 weights, sharded the Hugging Face way:",
           "onnxq export model.gguf -o out/model.safetensors --dtype bf16 --max-shard-size 5GB");

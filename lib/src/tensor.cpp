@@ -32,12 +32,12 @@ std::string shape_to_string(const Shape& shape) {
 namespace {
 
 struct AlignedBuffer {
-  explicit AlignedBuffer(std::size_t n) {
+  explicit AlignedBuffer(std::size_t n, bool zero = true) {
     // aligned_alloc needs a size that is a multiple of the alignment; never 0.
     const std::size_t rounded = ((n + 63) / 64) * 64 + 64;
     ptr = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
     if (!ptr) throw std::bad_alloc();
-    std::memset(ptr, 0, rounded);
+    if (zero) std::memset(ptr, 0, rounded);
   }
   ~AlignedBuffer() { std::free(ptr); }
   AlignedBuffer(const AlignedBuffer&) = delete;
@@ -47,7 +47,11 @@ struct AlignedBuffer {
 
 }  // namespace
 
-Tensor Tensor::zeros(DType dtype, Shape shape) {
+Tensor Tensor::zeros(DType dtype, Shape shape) { return allocate(dtype, std::move(shape), true); }
+
+Tensor Tensor::uninitialized(DType dtype, Shape shape) { return allocate(dtype, std::move(shape), false); }
+
+Tensor Tensor::allocate(DType dtype, Shape shape, bool zero) {
   Tensor t;
   t.dtype_ = dtype;
   const std::uint64_t count = shape_element_count(shape);
@@ -56,7 +60,7 @@ Tensor Tensor::zeros(DType dtype, Shape shape) {
     t.strings_ = std::make_shared<std::vector<std::string>>(count);
     return t;
   }
-  auto buffer = std::make_shared<AlignedBuffer>(dtype_storage_bytes(dtype, count));
+  auto buffer = std::make_shared<AlignedBuffer>(dtype_storage_bytes(dtype, count), zero);
   t.data_ = buffer->ptr;
   t.size_ = dtype_storage_bytes(dtype, count);
   t.owner_ = buffer;

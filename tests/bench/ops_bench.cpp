@@ -1,6 +1,7 @@
 // Unpack and OneHot throughput, one thread, each beside a fill of the same output size with non-zero
-// bytes measured in the same run: counters give codes/s (or output GB/s) and ratio = time / fill time.
-// Both sides of the ratio are this thread's CPU time, so a loaded machine skews them alike.
+// bytes measured in the same run: counters give codes/s (or output GB/s) and ratio_to_fill = time /
+// fill time (<= 2.0 means >= 0.5x fill bandwidth). The ratio is the best of several runs over the best
+// of as many fills, interleaved so both see the same machine state; both are this thread's CPU time.
 #include <benchmark/benchmark.h>
 
 #include <time.h>
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "onnxq/ops/onehot.hpp"
 #include "onnxq/ops/unpack.hpp"
@@ -23,17 +26,25 @@ double cpu_now() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Best of a few fills of `buffer` with a non-zero byte (the first touch is excluded).
-double fill_seconds(std::byte* buffer, std::size_t size) {
+// The best CPU time of `reps` runs of `work` over the best of `reps` fills of `buffer` with a
+// non-zero byte (zero-filled lines take a hardware fast path), run alternately; `fill_best` gets
+// the best fill time. The buffer is touched once first so page faults are outside both.
+template <class Work>
+double best_ratio_to_fill(Work&& work, std::byte* buffer, std::size_t size, int reps, double* fill_best) {
   std::memset(buffer, 0x5A, size);
-  double best = 1e30;
-  for (int rep = 0; rep < 5; ++rep) {
-    const double t0 = cpu_now();
-    std::memset(buffer, 0x5A + rep, size);
+  double best_work = 1e30, best_fill = 1e30;
+  for (int rep = 0; rep < reps; ++rep) {
+    double t0 = cpu_now();
+    work();
     benchmark::ClobberMemory();
-    best = std::min(best, cpu_now() - t0);
+    best_work = std::min(best_work, cpu_now() - t0);
+    t0 = cpu_now();
+    std::memset(buffer, 0x5B + rep % 64, size);
+    benchmark::ClobberMemory();
+    best_fill = std::min(best_fill, cpu_now() - t0);
   }
-  return best;
+  *fill_best = best_fill;
+  return best_work / best_fill;
 }
 
 Tensor random_words(std::int64_t rows, std::int64_t words) {
@@ -45,28 +56,38 @@ Tensor random_words(std::int64_t rows, std::int64_t words) {
 
 Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
 
-// Unpack of 8 rows x 1Mi codes of UINT8 words along the last axis into a reused output buffer.
+// Unpack of 8 rows x 1Mi codes of UINT8 words along the last axis into a reused output buffer,
+// through one kernel path: range(0) = bits, range(1) = index into unpack_kernel_paths()
+// (portable, avx2, avx512bw, avx512vbmi as this CPU has them; others are skipped).
 void BM_Unpack(benchmark::State& state) {
   const auto bits = state.range(0);
+  const std::vector<std::string> paths = unpack_kernel_paths();
+  const auto path_index = static_cast<std::size_t>(state.range(1));
+  if (path_index >= paths.size()) {
+    state.SkipWithError("kernel path not available on this CPU");
+    return;
+  }
+  state.SetLabel(paths[path_index]);
   const std::int64_t rows = 8, count = std::int64_t{1} << 20;
   const Tensor x = random_words(rows, (count * bits + 7) / 8);
   UnpackAttributes attrs;
   attrs.bits = bits;
   const Tensor c = int64_scalar(count);
   Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
-  const double t0 = cpu_now();
   for (auto _ : state) {
-    unpack_into(x, c, attrs, y);
+    unpack_into_path(x, c, attrs, y, paths[path_index]);
     benchmark::DoNotOptimize(y.mutable_bytes().data());
   }
-  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
   const std::size_t out_bytes = static_cast<std::size_t>(rows * count);
-  const double fill = fill_seconds(y.mutable_bytes().data(), out_bytes);
+  double fill = 0;
+  const double ratio = best_ratio_to_fill([&] { unpack_into_path(x, c, attrs, y, paths[path_index]); },
+                                          y.mutable_bytes().data(), out_bytes, 40, &fill);
   state.SetItemsProcessed(state.iterations() * rows * count);  // items/s = codes/s
   state.counters["fill_GB/s"] = static_cast<double>(out_bytes) / fill / 1e9;
-  state.counters["ratio_to_fill"] = per_iter / fill;
+  state.counters["ratio_to_fill"] = ratio;
+  state.counters["bw_vs_fill"] = 1 / ratio;
 }
-BENCHMARK(BM_Unpack)->DenseRange(1, 8)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Unpack)->ArgsProduct({benchmark::CreateDenseRange(1, 8, 1), {0, 1, 2, 3}})->Unit(benchmark::kMillisecond);
 
 // The public allocate-and-return form (includes allocating and zeroing the output each time).
 void BM_UnpackAllocating(benchmark::State& state) {
@@ -81,8 +102,15 @@ void BM_UnpackAllocating(benchmark::State& state) {
 }
 BENCHMARK(BM_UnpackAllocating)->Arg(3)->Arg(4)->Unit(benchmark::kMillisecond);
 
-// (R, G) = (3, 5): five ternary codes per byte.
+// (R, G) = (3, 5): five ternary codes per byte; range(0) = index into unpack_kernel_paths().
 void BM_UnpackTernary(benchmark::State& state) {
+  const std::vector<std::string> paths = unpack_kernel_paths();
+  const auto path_index = static_cast<std::size_t>(state.range(0));
+  if (path_index >= paths.size()) {
+    state.SkipWithError("kernel path not available on this CPU");
+    return;
+  }
+  state.SetLabel(paths[path_index]);
   const std::int64_t rows = 8, count = 5 << 20;
   Tensor x = Tensor::zeros(DType::UInt8, {rows, count / 5});
   std::mt19937_64 rng(2);
@@ -92,17 +120,20 @@ void BM_UnpackTernary(benchmark::State& state) {
   attrs.group_size = 5;
   const Tensor c = int64_scalar(count);
   Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
-  const double t0 = cpu_now();
   for (auto _ : state) {
-    unpack_into(x, c, attrs, y);
+    unpack_into_path(x, c, attrs, y, paths[path_index]);
     benchmark::DoNotOptimize(y.mutable_bytes().data());
   }
-  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
-  const double fill = fill_seconds(y.mutable_bytes().data(), static_cast<std::size_t>(rows * count));
+  const std::size_t out_bytes = static_cast<std::size_t>(rows * count);
+  double fill = 0;
+  const double ratio = best_ratio_to_fill([&] { unpack_into_path(x, c, attrs, y, paths[path_index]); },
+                                          y.mutable_bytes().data(), out_bytes, 10, &fill);
   state.SetItemsProcessed(state.iterations() * rows * count);
-  state.counters["ratio_to_fill"] = per_iter / fill;
+  state.counters["fill_GB/s"] = static_cast<double>(out_bytes) / fill / 1e9;
+  state.counters["ratio_to_fill"] = ratio;
+  state.counters["bw_vs_fill"] = 1 / ratio;
 }
-BENCHMARK(BM_UnpackTernary)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_UnpackTernary)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
 // OneHot: 1M int64 indices, depth 1000, float32 values: a 4 GB output. range(0): 0 = off value 0
 // (the allocating form skips the fill pass: fresh storage is already zero), 1 = off value 0.5.
@@ -125,18 +156,19 @@ void BM_OneHotInto(benchmark::State& state) {
   const Tensor depth = int64_scalar(1000);
   const Tensor values = f32_pair(state.range(0) ? 0.5f : 0.0f, 1.0f);
   Tensor out = Tensor::zeros(DType::Float, {1000000, 1000});
-  const double t0 = cpu_now();
   for (auto _ : state) {
     onehot_into(idx, depth, values, -1, OneHotVersion::V9, out);
     benchmark::DoNotOptimize(out.mutable_bytes().data());
   }
-  const double per_iter = (cpu_now() - t0) / static_cast<double>(state.iterations());
   const std::size_t out_bytes = out.bytes().size();
-  const double fill = fill_seconds(out.mutable_bytes().data(), out_bytes);
+  double fill = 0;
+  const double ratio = best_ratio_to_fill([&] { onehot_into(idx, depth, values, -1, OneHotVersion::V9, out); },
+                                          out.mutable_bytes().data(), out_bytes, 3, &fill);
   state.SetItemsProcessed(state.iterations() * 1000000);  // indices/s
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(out_bytes));
   state.counters["fill_GB/s"] = static_cast<double>(out_bytes) / fill / 1e9;
-  state.counters["ratio_to_fill"] = per_iter / fill;
+  state.counters["ratio_to_fill"] = ratio;
+  state.counters["bw_vs_fill"] = 1 / ratio;
 }
 BENCHMARK(BM_OneHotInto)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond);
 

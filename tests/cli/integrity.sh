@@ -93,6 +93,15 @@ check "-o onto stdin's file is refused" expect_exit 2 bash -c "exec \"\$0\" unsq
 check "stdout appended onto the input is refused" expect_exit 2 bash -c "exec \"\$0\" unsqueeze in.npy --axes 0 -o - >>in.npy" "$ONNXQ"
 check "the input is unchanged" unchanged in.orig in.npy
 check "refusals leave no temporary" no_temps .
+# `run` reads a .pb input into memory and closes it; writing its output y.pb onto that input was
+# possible before inputs were noted by inode.
+case_dir=$TESTDATA/onnx-node/test_unsqueeze_axis_0
+mkdir runout
+cp "$case_dir/test_data_set_0/input_0.pb" runout/y.pb
+cp runout/y.pb y.orig
+check "run refuses to write its output onto its .pb input" expect_exit 2 \
+  "$ONNXQ" run "$case_dir/model.onnx" -i runout/y.pb -i "$case_dir/test_data_set_0/input_1.pb" --pb -o runout
+check "the .pb input is unchanged" unchanged y.orig runout/y.pb
 if "$ONNXQ" --help | grep -q '^ *dequant '; then
   cp "$TESTDATA/zoo.gguf" zoo.gguf
   check "dequant -o onto the GGUF being read is refused" \

@@ -99,7 +99,7 @@ def has_dequant():
 def run(args, outdir=None):
     start = time.monotonic()
     try:
-        p = subprocess.run(args, capture_output=True, timeout=TIME_BOUND)
+        p = subprocess.run(args, capture_output=True, timeout=TIME_BOUND, env=ENV)
     except subprocess.TimeoutExpired:
         return "timeout after %.0f s: %s" % (TIME_BOUND, " ".join(args))
     took = time.monotonic() - start
@@ -129,7 +129,7 @@ def job(index, kind, data):
             if DEQUANT:
                 out = os.path.join(d, "out")
                 os.makedirs(out)
-                errors.append(run([ONNXQ, "dequant", "--all", path, "-o", out], out))
+                errors.append(run([ONNXQ, "dequant", "--all", path, "-o", out, "--threads", "1"], out))
             else:
                 errors.append(run([ONNXQ, "meta", path]))
         elif kind == "npy":
@@ -147,6 +147,8 @@ def job(index, kind, data):
     return [e for e in errors if e]
 
 
+# One thread per run (the pool runs one job per core) and no OpenMP spinning between runs.
+ENV = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1")
 zoo = open(os.path.join(TESTDATA, "zoo.gguf"), "rb").read()
 fields = gguf_fields(zoo)
 DEQUANT = has_dequant()

@@ -2,9 +2,12 @@
 # Installs the build into a temporary prefix and builds a one-file project against it,
 # through find_package(onnxq) and through pkg-config, then runs both. Also checks the
 # installed man page and completions.
-#   consumer_test.sh BUILD_DIR CONSUMER_SOURCE_DIR
+#   consumer_test.sh BUILD_DIR CONSUMER_SOURCE_DIR [SANITIZERS]
+# A sanitized libonnxq.a (ONNXQ_SANITIZE) needs the consumer built with the same -fsanitize.
 set -euo pipefail
 build=$1 src=$2
+sanitize=()
+[ -n "${3:-}" ] && sanitize=("-fsanitize=$3")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
@@ -28,14 +31,15 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$src" -B "$work/build" "${generator[@]}" "${launcher[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log" >&2; exit 1; }
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="${sanitize[*]}" -DCMAKE_EXE_LINKER_FLAGS="${sanitize[*]}" \
+  >"$work/configure.log" || { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log" >&2; exit 1; }
 "$work/build/consumer"
 
 if command -v pkg-config >/dev/null; then
   export PKG_CONFIG_PATH=$libdir/pkgconfig
   # shellcheck disable=SC2046
-  ${CXX:-c++} -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
+  ${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
   "$work/consumer_pc"
 fi
 echo "install consumer test passed"

@@ -4,9 +4,11 @@
 // destinations, 1/2/3 threads and outputs large enough for non-temporal stores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -61,17 +63,27 @@ bool same_value(const std::byte* a, const std::byte* b, DType t) {
   }
 }
 
-// Decodes on `path`; `shift` misaligns the destination by that many bytes.
+// Decodes on `path` into a destination `shift` bytes past a 64-byte boundary.
 std::vector<std::byte> decode_on(const std::string& path, const BlockFormat& f, const std::vector<std::byte>& src,
                                  std::uint64_t first, std::uint64_t count, DType out, int threads, std::size_t shift = 0) {
   select_isa(path);
   const std::size_t bytes = count * f.block_elements * out_bytes(out);
-  std::vector<std::byte> buf(bytes + shift + 64, std::byte{0x5A});
-  decode_blocks(f, src, first, count, out, buf.data() + shift, threads);
-  EXPECT_TRUE(std::all_of(buf.begin() + shift + bytes, buf.end(), [](std::byte b) { return b == std::byte{0x5A}; }))
+  std::vector<std::byte> buf(bytes + shift + 128, std::byte{0x5A});
+  const std::size_t start = (64 - reinterpret_cast<std::uintptr_t>(buf.data()) % 64) % 64 + shift;
+  decode_blocks(f, src, first, count, out, buf.data() + start, threads);
+  EXPECT_TRUE(std::all_of(buf.begin() + start + bytes, buf.end(), [](std::byte b) { return b == std::byte{0x5A}; }))
       << f.gguf_name << " on " << path << " wrote past the end";
-  return {buf.begin() + shift, buf.begin() + shift + bytes};
+  EXPECT_TRUE(std::all_of(buf.begin(), buf.begin() + start, [](std::byte b) { return b == std::byte{0x5A}; }))
+      << f.gguf_name << " on " << path << " wrote before the start";
+  return {buf.begin() + start, buf.begin() + start + bytes};
 }
+
+// Makes every decode use the non-temporal-store variants while alive.
+struct StreamEverything {
+  std::size_t saved = streaming_store_threshold();
+  StreamEverything() { set_streaming_store_threshold(0); }
+  ~StreamEverything() { set_streaming_store_threshold(saved); }
+};
 
 std::size_t count_differences(const std::vector<std::byte>& got, const std::vector<std::byte>& want, DType t,
                               const std::string& what) {
@@ -118,16 +130,22 @@ TEST_P(CrossPath, EverySimdPathMatchesScalarOnEveryLengthAndDtype) {
     const std::vector<std::byte> want_all = decode_on("scalar", f, src, 0, total, out, 1);
     const std::size_t per_block = f.block_elements * out_bytes(out);
     for (const std::string& path : paths) {
-      const std::string what = std::string(f.gguf_name) + " -> " + std::string(dtype_info(out).onnx_name) + " on " + path;
-      EXPECT_EQ(count_differences(decode_on(path, f, src, 0, total, out, 1), want_all, out, what), 0u);
-      // Every short count and some odd ones, from odd starting blocks, into misaligned buffers.
-      for (std::uint64_t count = 0; count <= 40; count = count < 17 ? count + 1 : count + 23) {
-        for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{5}, total - count}) {
-          const std::vector<std::byte> want(want_all.begin() + first * per_block, want_all.begin() + (first + count) * per_block);
-          const std::size_t shift = (count % 3) * 2;
-          EXPECT_EQ(count_differences(decode_on(path, f, src, first, count, out, 1, shift), want, out,
-                                      what + " blocks [" + std::to_string(first) + ", +" + std::to_string(count) + ")"),
-                    0u);
+      for (const bool streaming : {false, true}) {
+        std::optional<StreamEverything> stream;
+        if (streaming) stream.emplace();
+        const std::string what = std::string(f.gguf_name) + " -> " + std::string(dtype_info(out).onnx_name) + " on " +
+                                 path + (streaming ? " (non-temporal stores)" : "");
+        EXPECT_EQ(count_differences(decode_on(path, f, src, 0, total, out, 1), want_all, out, what), 0u);
+        // Every short count and some odd ones, from odd starting blocks, into misaligned buffers.
+        for (std::uint64_t count = 0; count <= 40; count = count < 17 ? count + 1 : count + 23) {
+          for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{5}, total - count}) {
+            const std::vector<std::byte> want(want_all.begin() + first * per_block,
+                                              want_all.begin() + (first + count) * per_block);
+            const std::size_t shift = (count % 3) * 2;
+            EXPECT_EQ(count_differences(decode_on(path, f, src, first, count, out, 1, shift), want, out,
+                                        what + " blocks [" + std::to_string(first) + ", +" + std::to_string(count) + ")"),
+                      0u);
+          }
         }
       }
     }
@@ -302,7 +320,13 @@ TEST(IsaChoice, EnvironmentForcesAPathAndBadValuesSurfaceAsErrors) {
 
   if (old) ::setenv("ONNXQ_ISA", saved.c_str(), 1); else ::unsetenv("ONNXQ_ISA");
   select_isa("");
-  EXPECT_EQ(std::string(active_isa()), old ? saved : supported_isas().back());
+  const std::vector<std::string> paths = supported_isas();
+  if (saved.empty())  // "" = the default
+    EXPECT_EQ(std::string(active_isa()), paths.back());
+  else if (std::find(paths.begin(), paths.end(), saved) != paths.end())
+    EXPECT_EQ(std::string(active_isa()), saved);
+  else
+    EXPECT_THROW(active_isa(), Error);
 }
 
 }  // namespace

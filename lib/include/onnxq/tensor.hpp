@@ -26,6 +26,8 @@ class Tensor {
 
   // Owned, zero-filled storage for dtype/shape (strings: empty strings).
   static Tensor zeros(DType dtype, Shape shape);
+  // Owned storage whose bytes are left unset, for kernels that write every byte (strings: empty).
+  static Tensor uninitialized(DType dtype, Shape shape);
   // Owned copy of the given bytes; the byte count must match dtype and shape.
   static Tensor from_bytes(DType dtype, Shape shape, std::span<const std::byte> bytes);
   // A read-only view; `keep_alive` owns the memory behind `bytes`.
@@ -60,6 +62,8 @@ class Tensor {
   T* mutable_data() { return reinterpret_cast<T*>(mutable_bytes().data()); }
 
  private:
+  static Tensor allocate(DType dtype, Shape shape, bool zero);
+
   DType dtype_ = DType::Undefined;
   Shape shape_;
   std::shared_ptr<const void> owner_;

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "onnxq/error.hpp"
+#include "onnxq/isa.hpp"
 #include "ops/axis.hpp"
 #include "ops/element_cast.hpp"
+#include "ops/fill_pattern.hpp"
 
 namespace onnxq {
 namespace {
@@ -51,24 +53,11 @@ std::vector<std::int64_t> hot_positions(const Tensor& indices, std::int64_t dept
   return pos;
 }
 
-template <class Word>
-void fill_words(std::byte* out, std::uint64_t n, const std::byte* value) {
-  Word w;
-  std::memcpy(&w, value, sizeof w);
-  std::fill_n(reinterpret_cast<Word*>(out), n, w);
-}
-
 void fill_elements(std::byte* out, std::uint64_t n, const std::byte* value, std::size_t size, bool zeroed) {
   // Fresh storage is zeroed on allocation: an all-zero `off` then needs no pass at all.
   if (zeroed && std::all_of(value, value + size, [](std::byte b) { return b == std::byte{0}; })) return;
-  switch (size) {
-    case 1: std::memset(out, std::to_integer<int>(value[0]), n); return;
-    case 2: fill_words<std::uint16_t>(out, n, value); return;
-    case 4: fill_words<std::uint32_t>(out, n, value); return;
-    case 8: fill_words<std::uint64_t>(out, n, value); return;
-    default:
-      for (std::uint64_t i = 0; i < n; ++i) std::memcpy(out + i * size, value, size);
-  }
+  // Outputs far larger than the caches: non-temporal stores (the scatter then touches one line per index).
+  ops_detail::fill_pattern(out, n, value, size, n * size >= streaming_store_threshold());
 }
 
 // The checked inputs of one call: the output shape and where the new axis splits it.
@@ -128,8 +117,13 @@ void write_onehot(const OneHotPlan& plan, const Tensor& indices, const Tensor& v
 Tensor onehot(const Tensor& indices, const Tensor& depth, const Tensor& values, std::int64_t axis,
               OneHotVersion version) {
   const OneHotPlan plan = plan_onehot(indices, depth, values, axis);
-  Tensor out = Tensor::zeros(values.dtype(), plan.out_shape);
-  write_onehot(plan, indices, values, version, /*zeroed=*/true, out);
+  // An all-zero `off` is what zeroed storage already holds; any other is one fill pass, not two.
+  const bool zero_off = !values.is_string() && std::all_of(values.bytes().begin(),
+      values.bytes().begin() + static_cast<std::ptrdiff_t>(dtype_info(values.dtype()).bits / 8),
+      [](std::byte b) { return b == std::byte{0}; });
+  Tensor out = zero_off || values.is_string() ? Tensor::zeros(values.dtype(), plan.out_shape)
+                                              : Tensor::uninitialized(values.dtype(), plan.out_shape);
+  write_onehot(plan, indices, values, version, /*zeroed=*/zero_off, out);
   return out;
 }
 

@@ -1,12 +1,19 @@
-// Fast Unpack paths for rows that are contiguous (the last axis), in portable C++ written so the
-// compiler can unroll and vectorize. On a little-endian host a row of UINT32 words is the same LSB-first
+// Fast Unpack paths for rows that are contiguous (the last axis): the portable C++ kernels (written so
+// the compiler can unroll and vectorize) and the run-time choice between them and the x86 SIMD sets. On a little-endian host a row of UINT32 words is the same LSB-first
 // bit stream as its bytes, so both storage types take the byte path. Tested against the reference.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
 
+#include <vector>
+
+#include "onnxq/isa.hpp"
+#include "ops/unpack_kernels.hpp"
 #include "ops/unpack_plan.hpp"
+#if ONNXQ_HAVE_X86_SIMD
+#include "simd/cpu_features.hpp"
+#endif
 
 namespace onnxq::ops_detail {
 namespace {
@@ -75,20 +82,10 @@ void unpack_bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t co
   }
 }
 
-using RowFn = void (*)(const std::uint8_t*, std::uint8_t*, std::uint64_t, std::uint64_t);
-constexpr std::array<RowFn, 9> kBitsRows = {nullptr,
-                                            &unpack_bits_row<1>,
-                                            &unpack_bits_row<2>,
-                                            &unpack_bits_row<3>,
-                                            &unpack_bits_row<4>,
-                                            &unpack_bits_row<5>,
-                                            &unpack_bits_row<6>,
-                                            &unpack_bits_row<7>,
-                                            &unpack_bits_row<8>};
-
 // (R, G) = (3, 5): 3^5 = 243 <= 256, so W = 8 and each byte is one group of five ternary digits.
+// Entries are 8 bytes so a whole group is one store; the three extra bytes are overwritten by the next.
 struct TernaryDigits {
-  std::array<std::array<std::uint8_t, 5>, 243> digits{};
+  std::array<std::array<std::uint8_t, 8>, 243> digits{};
   TernaryDigits() {
     for (unsigned v = 0; v < 243; ++v)
       for (unsigned d = 0, x = v; d < 5; ++d, x /= 3) digits[v][d] = static_cast<std::uint8_t>(x % 3);
@@ -103,14 +100,63 @@ bool unpack_ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t
   for (std::uint64_t g = 0; g < groups; ++g) max = in[g] > max ? in[g] : max;
   if (max >= 243) return false;
   const std::uint64_t full = count / 5;
-  for (std::uint64_t g = 0; g < full; ++g) std::memcpy(out + g * 5, table.digits[in[g]].data(), 5);
+  // 8-byte stores while they end inside the row; the last full group and the tail are exact.
+  const std::uint64_t wide = full >= 1 ? full - 1 : 0;
+  for (std::uint64_t g = 0; g < wide; ++g) std::memcpy(out + g * 5, table.digits[in[g]].data(), 8);
+  for (std::uint64_t g = wide; g < full; ++g) std::memcpy(out + g * 5, table.digits[in[g]].data(), 5);
   if (count % 5) std::memcpy(out + full * 5, table.digits[in[full]].data(), count % 5);
   return true;
 }
 
+constexpr UnpackKernels kPortable{"portable",
+                                  {nullptr, &unpack_bits_row<1>, &unpack_bits_row<2>, &unpack_bits_row<3>,
+                                   &unpack_bits_row<4>, &unpack_bits_row<5>, &unpack_bits_row<6>,
+                                   &unpack_bits_row<7>, &unpack_bits_row<8>},
+                                  {},
+                                  &unpack_ternary_row};
+
 }  // namespace
 
+const UnpackKernels& portable_unpack_kernels() { return kPortable; }
+
+void unpack_bits_row_portable(unsigned bits, const std::uint8_t* in, std::uint8_t* out, std::uint64_t count,
+                              std::uint64_t in_bytes) {
+  kPortable.bits[bits](in, out, count, in_bytes);
+}
+
+bool unpack_ternary_row_portable(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+  return unpack_ternary_row(in, out, count);
+}
+
+std::vector<const UnpackKernels*> available_unpack_kernels() {
+  std::vector<const UnpackKernels*> sets{&kPortable};
+#if ONNXQ_HAVE_X86_SIMD
+  const simd::CpuFeatures& f = simd::cpu_features();
+  if (f.avx2) sets.push_back(&avx2_unpack_kernels());
+  if (f.avx512) sets.push_back(&avx512bw_unpack_kernels());
+  if (f.avx512 && f.avx512_vbmi) sets.push_back(&avx512vbmi_unpack_kernels());
+#endif
+  return sets;
+}
+
+const UnpackKernels& active_unpack_kernels() {
+#if ONNXQ_HAVE_X86_SIMD
+  // Follows the process-wide path (ONNXQ_ISA, select_isa); VBMI is used only behind its own check.
+  switch (simd::active_isa()) {
+    case simd::Isa::Avx512:
+      return simd::cpu_features().avx512_vbmi ? avx512vbmi_unpack_kernels() : avx512bw_unpack_kernels();
+    case simd::Isa::Avx2: return avx2_unpack_kernels();
+    default: break;
+  }
+#endif
+  return kPortable;
+}
+
 bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out) {
+  return unpack_fast_kernel(plan, x, out, active_unpack_kernels());
+}
+
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out, const UnpackKernels& kernels) {
   if constexpr (std::endian::native != std::endian::little) return false;
   if (plan.inner != 1) return false;
   const bool ternary = plan.grouped && plan.radix == 3 && plan.group_size == 5;
@@ -119,12 +165,16 @@ bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* o
   const auto* in = reinterpret_cast<const std::uint8_t*>(x.bytes().data());
   const std::uint64_t count = plan.count;
   if (!ternary) {
-    const RowFn row = kBitsRows[plan.bits];
+    // Outputs far larger than the caches, not read back right away: non-temporal stores where offered.
+    const bool stream = plan.outer * count >= streaming_store_threshold();
+    BitsRowFn row = stream ? kernels.bits_stream[plan.bits] : nullptr;
+    if (!row) row = kernels.bits[plan.bits] ? kernels.bits[plan.bits] : kPortable.bits[plan.bits];
     for (std::uint64_t r = 0; r < plan.outer; ++r) row(in + r * row_bytes, out + r * count, count, row_bytes);
     return true;
   }
+  const TernaryRowFn row = kernels.ternary ? kernels.ternary : kPortable.ternary;
   for (std::uint64_t r = 0; r < plan.outer; ++r)
-    if (!unpack_ternary_row(in + r * row_bytes, out + r * count, count)) return false;
+    if (!row(in + r * row_bytes, out + r * count, count)) return false;
   return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "onnxq/ops/unpack.hpp"
 
@@ -36,6 +37,14 @@ UnpackPlan plan_unpack(const Tensor& x, const Tensor& count, const UnpackAttribu
 void unpack_reference_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out);
 
 // Fast paths for rows contiguous in memory (last axis); false when the plan is not one they cover.
+// Uses the kernel set of the active SIMD path (ONNXQ_ISA / select_isa).
 bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out);
+
+struct UnpackKernels;
+// The same through one kernel set (its missing entries fall back to the portable kernels).
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out, const UnpackKernels& kernels);
+// The kernel sets this CPU runs, portable first, and the one the active SIMD path picks.
+std::vector<const UnpackKernels*> available_unpack_kernels();
+const UnpackKernels& active_unpack_kernels();
 
 }  // namespace onnxq::ops_detail

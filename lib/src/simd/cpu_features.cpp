@@ -10,7 +10,8 @@
 #include "onnxq/error.hpp"
 #include "onnxq/isa.hpp"
 
-#if defined(__x86_64__) || defined(_M_X64)
+// Only a build that compiled the x86 SIMD translation units may report their paths.
+#if (defined(__x86_64__) || defined(_M_X64)) && ONNXQ_HAVE_X86_SIMD
 #include <cpuid.h>
 #define ONNXQ_X86 1
 #else

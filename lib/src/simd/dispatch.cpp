@@ -30,11 +30,12 @@ void add_list(IsaRows& r, const FusedDecoders* list) {
 IsaRows build(Isa isa) {
   IsaRows r;
 #if ONNXQ_HAVE_X86_SIMD
-  if (isa == Isa::Avx2) {
+  // Not even the table getters of an ISA the CPU lacks are called: they are compiled with its flags.
+  if (isa == Isa::Avx2 && cpu_features().avx2) {
     for (auto* l : {avx2::legacy_decoders(), avx2::kquant_decoders(), avx2::iq_decoders(), avx2::other_decoders()})
       add_list(r, l);
     r.plain = &avx2::plain_converters();
-  } else if (isa == Isa::Avx512) {
+  } else if (isa == Isa::Avx512 && cpu_features().avx512) {
     for (auto* l : {avx512::legacy_decoders(), avx512::kquant_decoders(), avx512::iq_decoders(),
                     avx512::other_decoders()})
       add_list(r, l);

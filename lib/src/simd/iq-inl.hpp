@@ -2,26 +2,20 @@
 // elements and widened 16 at a time; signs flip after the magnitude product, which is
 // exactly the spec's "* -1.0" for every non-NaN value. Include after kernels_common-inl.hpp.
 #include "dequant/codebooks.hpp"
+#include "simd/float_grids.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 using dequant::kIq1sGrid;
-using dequant::kIq2sGrid;
-using dequant::kIq2xsGrid;
-using dequant::kIq2xxsGrid;
-using dequant::kIq3sGrid;
-using dequant::kIq3xxsGrid;
 using dequant::kKsignsIq2xs;
 using dequant::kKvaluesIq4nl;
 
-// Two 8-byte grid entries as 16 unsigned magnitudes.
-inline VF grid_pair(std::uint64_t g0, std::uint64_t g1) {
-  return to_f(vi_u8(_mm_set_epi64x(static_cast<long long>(g1), static_cast<long long>(g0))));
-}
-// Four 4-byte grid entries as 16 unsigned magnitudes.
-inline VF grid_quad(std::uint32_t g0, std::uint32_t g1, std::uint32_t g2, std::uint32_t g3) {
-  return to_f(vi_u8(_mm_setr_epi32(static_cast<int>(g0), static_cast<int>(g1), static_cast<int>(g2), static_cast<int>(g3))));
+// The magnitudes of two 8-element grid entries (float32 rows of float_grids()).
+inline VF grid_pair(const float* grid, unsigned i0, unsigned i1) { return vf_rows8(grid + 8 * i0, grid + 8 * i1); }
+// The magnitudes of four 4-element grid entries.
+inline VF grid_quad(const float* grid, unsigned i0, unsigned i1, unsigned i2, unsigned i3) {
+  return vf_rows4(grid + 4 * i0, grid + 4 * i1, grid + 4 * i2, grid + 4 * i3);
 }
 // db = (d * (0.5 + s)) * f, three float32 operations in this order.
 inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + static_cast<float>(s))) * f; }
@@ -31,13 +25,14 @@ struct Iq2_XXS {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
+    const float* grid = float_grids().iq2xxs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint8_t* o = b + 2 + 8 * ib;
       const std::uint32_t W = rd32(o + 4);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.25f));
       for (int p = 0; p < 2; ++p) {
         const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
-        const VF mag = grid_pair(kIq2xxsGrid[o[2 * p]], kIq2xxsGrid[o[2 * p + 1]]);
+        const VF mag = grid_pair(grid, o[2 * p], o[2 * p + 1]);
         out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
       }
     }
@@ -50,12 +45,13 @@ struct Iq2_XS {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
+    const float* grid = float_grids().iq2xs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint8_t sc = b[66 + ib];
       for (int p = 0; p < 2; ++p) {
         const std::uint32_t v0 = rd16(b + 2 + 2 * (4 * ib + 2 * p)), v1 = rd16(b + 2 + 2 * (4 * ib + 2 * p + 1));
         const VF db = vf_set1(iq_scale(d, p == 0 ? (sc & 15u) : (sc >> 4u), 0.25f));
-        const VF mag = grid_pair(kIq2xsGrid[v0 & 511], kIq2xsGrid[v1 & 511]);
+        const VF mag = grid_pair(grid, v0 & 511, v1 & 511);
         out.put(i + 32 * ib + 16 * p, negate_where(db * mag, kKsignsIq2xs[v0 >> 9] | (kKsignsIq2xs[v1 >> 9] << 8)));
       }
     }
@@ -69,14 +65,15 @@ struct Iq2_S {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
     const std::uint8_t *qs = b + 2, *signs = b + 34, *qh = b + 66, *scales = b + 74;
+    const float* grid = float_grids().iq2s;
     for (int ib = 0; ib < 8; ++ib) {
       for (int p = 0; p < 2; ++p) {
         const int l0 = 2 * p, l1 = 2 * p + 1;
         const int idx0 = qs[4 * ib + l0] + 256 * ((qh[ib] >> (2 * l0)) & 3);
         const int idx1 = qs[4 * ib + l1] + 256 * ((qh[ib] >> (2 * l1)) & 3);
         const VF db = vf_set1(iq_scale(d, p == 0 ? (scales[ib] & 15u) : (scales[ib] >> 4u), 0.25f));
-        const VF mag = grid_pair(kIq2sGrid[idx0], kIq2sGrid[idx1]);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, signs[4 * ib + l0] | (signs[4 * ib + l1] << 8)));
+        const VF mag = grid_pair(grid, idx0, idx1);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, rd16(signs + 4 * ib + l0)));
       }
     }
   }
@@ -88,13 +85,14 @@ struct Iq3_XXS {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
     const std::uint8_t* qs = b + 2;
+    const float* grid = float_grids().iq3xxs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint32_t W = rd32(b + 66 + 4 * ib);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.5f));  // 0.5 here, not 0.25
       for (int p = 0; p < 2; ++p) {
         const std::uint8_t* q = qs + 8 * ib + 4 * p;
         const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
-        const VF mag = grid_quad(kIq3xxsGrid[q[0]], kIq3xxsGrid[q[1]], kIq3xxsGrid[q[2]], kIq3xxsGrid[q[3]]);
+        const VF mag = grid_quad(grid, q[0], q[1], q[2], q[3]);
         out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
       }
     }
@@ -108,17 +106,17 @@ struct Iq3_S {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
     const std::uint8_t *qs = b + 2, *qh = b + 66, *signs = b + 74, *scales = b + 106;
+    const float* grid = float_grids().iq3s;
     for (int ib = 0; ib < 8; ++ib) {
       const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
       const VF db = vf_set1(d * static_cast<float>(1 + 2 * s));
+      // The eight 9-bit indices of the group at once: qs[8 ib + m] + 256 * bit m of qh[ib].
+      alignas(16) std::uint16_t idx[8];
+      const __m128i low = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs + 8 * ib));
+      _mm_store_si128(reinterpret_cast<__m128i*>(idx), _mm_unpacklo_epi8(low, bytes_where(qh[ib], _mm_set1_epi8(1))));
       for (int p = 0; p < 2; ++p) {
-        std::uint32_t g[4];
-        for (int k = 0; k < 4; ++k) {
-          const int m = 4 * p + k;
-          g[k] = kIq3sGrid[qs[8 * ib + m] + 256 * ((qh[ib] >> m) & 1)];
-        }
-        const VF mag = grid_quad(g[0], g[1], g[2], g[3]);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, signs[4 * ib + 2 * p] | (signs[4 * ib + 2 * p + 1] << 8)));
+        const VF mag = grid_quad(grid, idx[4 * p], idx[4 * p + 1], idx[4 * p + 2], idx[4 * p + 3]);
+        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, rd16(signs + 4 * ib + 2 * p)));
       }
     }
   }

@@ -41,6 +41,12 @@ inline VF select_bits(unsigned mask, VF a, VF b) {
           _mm256_blendv_ps(b.hi, a.hi, _mm256_castsi256_ps(lanes_of_bits8(mask >> 8)))};
 }
 
+// 16 floats from two rows of 8 / four rows of 4 (anywhere in memory).
+inline VF vf_rows8(const float* a, const float* b) { return {_mm256_loadu_ps(a), _mm256_loadu_ps(b)}; }
+inline VF vf_rows4(const float* a, const float* b, const float* c, const float* d) {
+  return {_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1),
+          _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(c)), _mm_loadu_ps(d), 1)};
+}
 inline void store_f(float* p, VF v) {
   _mm256_storeu_ps(p, v.lo);
   _mm256_storeu_ps(p + 8, v.hi);

@@ -35,6 +35,17 @@ inline VF negate_where(VF x, unsigned mask) {
 // Lane k is a when bit k of mask is set, else b.
 inline VF select_bits(unsigned mask, VF a, VF b) { return {_mm512_mask_blend_ps(static_cast<__mmask16>(mask), b.v, a.v)}; }
 
+// 16 floats from two rows of 8 / four rows of 4 (anywhere in memory).
+inline VF vf_rows8(const float* a, const float* b) {
+  const __m512d lo = _mm512_castps_pd(_mm512_castps256_ps512(_mm256_loadu_ps(a)));
+  return {_mm512_castpd_ps(_mm512_insertf64x4(lo, _mm256_castps_pd(_mm256_loadu_ps(b)), 1))};
+}
+inline VF vf_rows4(const float* a, const float* b, const float* c, const float* d) {
+  __m512 v = _mm512_castps128_ps512(_mm_loadu_ps(a));
+  v = _mm512_insertf32x4(v, _mm_loadu_ps(b), 1);
+  v = _mm512_insertf32x4(v, _mm_loadu_ps(c), 2);
+  return {_mm512_insertf32x4(v, _mm_loadu_ps(d), 3)};
+}
 inline void store_f(float* p, VF v) { _mm512_storeu_ps(p, v.v); }
 // Byte k is value's byte k where bit k of mask is set, else 0.
 inline __m128i bytes_where(unsigned mask, __m128i value) { return _mm_maskz_mov_epi8(static_cast<__mmask16>(mask), value); }
@@ -82,11 +93,11 @@ inline __m256i to_f16(VF v) { return _mm512_cvtps_ph(v.v, _MM_FROUND_TO_NEAREST_
 // The integer formula of spec §4 (vcvtneps2bf16 would flush subnormals).
 inline __m256i to_bf16(VF v) {
   const __m512i u = _mm512_castps_si512(v.v);
-  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb), 16);
-  r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x0040)));
-  return _mm512_cvtepi32_epi16(r);
+  const __m512i top = _mm512_srli_epi32(u, 16);
+  const __m512i lsb = _mm512_and_si512(top, _mm512_set1_epi32(1));
+  const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb), 16);
+  const __mmask16 nan = _mm512_cmp_ps_mask(v.v, v.v, _CMP_UNORD_Q);  // quiet compare: no exception
+  return _mm512_cvtepi32_epi16(_mm512_mask_or_epi32(r, nan, top, _mm512_set1_epi32(0x0040)));
 }
 
 template <bool Stream>

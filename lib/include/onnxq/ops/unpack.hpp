@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "onnxq/tensor.hpp"
 
@@ -24,6 +27,14 @@ void unpack_into(const Tensor& x, const Tensor& count, const UnpackAttributes& a
 // The largest count whose packed length equals x's axis length (what a CLI uses when no count is given).
 // Throws Error when no count fits (a grouped W wider than the leftover bits) or the attributes are invalid.
 std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs);
+
+// The Unpack kernel sets this CPU and build run, portable first: "portable", then any of "avx2",
+// "avx512bw", "avx512vbmi". unpack() and unpack_into() use the one the active SIMD path picks.
+std::vector<std::string> unpack_kernel_paths();
+// unpack_into() through the named kernel set (tests and benchmarks compare them). Throws
+// Error(Unsupported) for a name that is not in unpack_kernel_paths().
+void unpack_into_path(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs, Tensor& y,
+                      std::string_view path);
 
 // The same result from the scalar reference kernel only: the oracle the fast paths are tested against.
 Tensor unpack_reference(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs);
