@@ -88,8 +88,11 @@ class SplitModel : public ::testing::Test {
       b.kv_u16("split.no", static_cast<std::uint16_t>(i));
       b.kv_u16("split.count", static_cast<std::uint16_t>(claimed_count < 0 ? n : claimed_count));
       b.kv_i32("split.tensors.count", n * tensors_per_shard);
-      for (int t = 0; t < tensors_per_shard; ++t)
-        b.tensor("t" + std::to_string(i) + "." + std::to_string(t), {32}, 8);
+      for (int t = 0; t < tensors_per_shard; ++t) {
+        char name[32];
+        std::snprintf(name, sizeof name, "t%d.%d", i, t);
+        b.tensor(name, {32}, 8);
+      }
       const auto bytes = b.build();
       std::ofstream(shard_name(i + 1, n), std::ios::binary)
           .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
