@@ -1,6 +1,9 @@
 #include "decoded_stream.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 #include <vector>
 
 #include "onnxq/dequantize.hpp"
@@ -8,30 +11,119 @@
 #include "onnxq/tensor_decode.hpp"
 
 namespace onnxq::cli {
+namespace {
 
-// ~4 MiB of output per chunk: big enough for every thread to get several
-// 256 KiB runs, small enough to stay out of the way.
-constexpr std::size_t kChunkOutputBytes = 4u << 20;
+// 1 MiB of output per chunk: the reused buffer stays cache-resident between the decoder
+// writing it and write() copying it into the page cache.
+constexpr std::size_t kChunkOutputBytes = 1u << 20;
+// More decoders than this cannot outrun write(); the cap also bounds the buffers (2 per decoder).
+constexpr unsigned kMaxDecoders = 8;
+
+struct Chunking {
+  std::uint64_t blocks;        // in the tensor
+  std::size_t block_out;       // output bytes per block
+  std::size_t chunk_blocks;    // blocks per chunk
+  std::uint64_t chunks;
+};
+
+Chunking chunking(const DecodedStream& s) {
+  Chunking c{};
+  c.blocks = s.bytes.size() / s.format->block_bytes;
+  c.block_out = std::size_t{s.format->block_elements} * (dtype_info(s.dtype).bits / 8);
+  c.chunk_blocks = std::max<std::size_t>(1, kChunkOutputBytes / c.block_out);
+  c.chunks = (c.blocks + c.chunk_blocks - 1) / c.chunk_blocks;
+  return c;
+}
+
+// Decodes chunk `index` into `buffer` with one thread; returns its output bytes.
+std::size_t decode_chunk(const DecodedStream& s, const Chunking& c, std::uint64_t index, void* buffer) {
+  const std::uint64_t first = index * c.chunk_blocks;
+  const std::uint64_t n = std::min<std::uint64_t>(c.chunk_blocks, c.blocks - first);
+  if (s.model)
+    decode_tensor_blocks(*s.model, *s.tensor, first, n, s.dtype, buffer, 1);
+  else
+    decode_blocks(*s.format, s.bytes, first, n, s.dtype, buffer, 1);
+  return n * c.block_out;
+}
+
+using Buffer = std::vector<std::uint64_t>;  // uint64 storage: aligned for every output type
+
+void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
+  Buffer buffer((std::min<std::uint64_t>(c.chunk_blocks, c.blocks) * c.block_out + 7) / 8);
+  for (std::uint64_t i = 0; i < c.chunks; ++i) {
+    const std::size_t bytes = decode_chunk(s, c, i, buffer.data());
+    sink.write(buffer.data(), bytes);
+    if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
+  }
+}
+
+// Decoder threads fill a ring of chunk buffers ahead while this thread writes them out in
+// order. Writing is serial anyway, so this overlaps decoding with write() instead of
+// starting a parallel region per chunk (whose thread wake-ups cost more than the decode).
+void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned decoders) {
+  const std::size_t slots = 2 * decoders;
+  std::vector<Buffer> buffers(slots, Buffer((c.chunk_blocks * c.block_out + 7) / 8));
+  std::vector<std::size_t> sizes(slots, 0);
+  // filled[k] holds the chunk number + 1 that slot k carries, 0 when the slot is free.
+  std::vector<std::atomic<std::uint64_t>> filled(slots);
+  std::atomic<bool> stop{false};
+  std::exception_ptr decoder_error;
+  std::atomic<bool> has_error{false};
+
+  auto decoder = [&](unsigned d) {
+    try {
+      for (std::uint64_t i = d; i < c.chunks && !stop.load(); i += decoders) {
+        const std::size_t k = i % slots;
+        while (filled[k].load(std::memory_order_acquire) != 0 && !stop.load()) std::this_thread::yield();
+        if (stop.load()) return;
+        sizes[k] = decode_chunk(s, c, i, buffers[k].data());
+        filled[k].store(i + 1, std::memory_order_release);
+      }
+    } catch (...) {
+      if (!has_error.exchange(true)) decoder_error = std::current_exception();
+      stop.store(true);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned d = 0; d < decoders; ++d) threads.emplace_back(decoder, d);
+  auto join_all = [&] {
+    stop.store(true);
+    for (auto& t : threads) t.join();
+  };
+  try {
+    for (std::uint64_t i = 0; i < c.chunks; ++i) {
+      const std::size_t k = i % slots;
+      while (filled[k].load(std::memory_order_acquire) != i + 1) {
+        if (has_error.load()) break;
+        std::this_thread::yield();
+      }
+      if (has_error.load()) break;
+      sink.write(buffers[k].data(), sizes[k]);
+      if (s.progress) s.progress->add(sizes[k] / c.block_out * s.format->block_bytes);
+      filled[k].store(0, std::memory_order_release);
+    }
+  } catch (...) {
+    join_all();
+    throw;
+  }
+  join_all();
+  if (decoder_error) std::rethrow_exception(decoder_error);
+}
+
+}  // namespace
 
 void write_decoded(OutputSink& sink, const DecodedStream& s) {
   if (s.npy) {
     const std::string header = npy_header(s.dtype, s.shape);
     sink.write(header.data(), header.size());
   }
-  const std::uint64_t blocks = s.bytes.size() / s.format->block_bytes;
-  const std::size_t block_out = std::size_t{s.format->block_elements} * (dtype_info(s.dtype).bits / 8);
-  const std::size_t chunk_blocks = std::max<std::size_t>(1, kChunkOutputBytes / block_out);
-  // uint64 storage keeps the buffer aligned for every output type.
-  std::vector<std::uint64_t> buffer((std::min<std::uint64_t>(chunk_blocks, blocks) * block_out + 7) / 8);
-  for (std::uint64_t first = 0; first < blocks; first += chunk_blocks) {
-    const std::uint64_t n = std::min<std::uint64_t>(chunk_blocks, blocks - first);
-    if (s.model)
-      decode_tensor_blocks(*s.model, *s.tensor, first, n, s.dtype, buffer.data(), s.threads);
-    else
-      decode_blocks(*s.format, s.bytes, first, n, s.dtype, buffer.data(), s.threads);
-    sink.write(buffer.data(), n * block_out);
-    if (s.progress) s.progress->add(n * s.format->block_bytes);
-  }
+  const Chunking c = chunking(s);
+  const unsigned threads = s.threads > 0 ? static_cast<unsigned>(s.threads) : std::max(1u, std::thread::hardware_concurrency());
+  // One writer plus threads-1 decoders; a single chunk or thread needs no pipeline.
+  if (threads <= 1 || c.chunks <= 1)
+    write_serial(sink, s, c);
+  else
+    write_pipelined(sink, s, c, static_cast<unsigned>(std::min<std::uint64_t>({threads - 1, c.chunks, kMaxDecoders})));
 }
 
 }  // namespace onnxq::cli
