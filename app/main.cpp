@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   CLI::App app{"onnxq: inspect GGUF model files and decode their packed tensors into ordinary arrays"};
   app.name("onnxq");
   app.require_subcommand(1);
+  app.fallthrough();  // -v/-q also work after the subcommand: `onnxq dequant ... -v`
   app.set_version_flag("--version", std::string("onnxq ") + std::string(kVersion));
   GlobalOptions global;
   app.add_flag("-v,--verbose", global.verbosity, "More log output on stderr (-v info, -vv debug)");

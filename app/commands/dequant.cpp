@@ -216,8 +216,9 @@ void run_dequant(const DequantOptions& o) {
 void add_dequant_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<DequantOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "dequant",
-      "Decode GGUF tensors (any of the 27 block formats or a plain type) into .npy or raw arrays.\n"
+      "dequant", "Decode GGUF tensors (27 block formats and the plain types) into .npy or raw arrays");
+  cmd->footer(
+      "Usage forms:\n"
       "  onnxq dequant FILE --tensor NAME [--tensor NAME ...] | --filter GLOB | --all [options]\n"
       "  onnxq dequant --raw IN|- --packed-format gguf:q4_0 --shape 2,32 [options]   (DequantizePacked itself)\n"
       "Shapes are ONNX order [..., ne1, ne0]. BFLOAT16 has no numpy dtype: .npy files carry its bit patterns\n"
@@ -242,7 +243,7 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_dequant(*opts); });
 }
 
-const CommandRegistration registration{"dequant", 20, &add_dequant_command};
+const CommandRegistration registration{"dequant", 35, &add_dequant_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -3,18 +3,30 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|dequant|meta|list|formats|stats|diff|export|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|meta|list|dequant|formats|stats|diff|export|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet info dequant meta list formats stats diff export conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet info meta list dequant formats stats diff export conformance run make-case unpack onehot unsqueeze'
       case $prev in
       esac ;;
     info)
       opts='-h --help --json'
       case $prev in
+      esac ;;
+    meta)
+      opts='-h --help -k --key --full --json'
+      case $prev in
+        -k|--key)
+          COMPREPLY=(); return ;;
+      esac ;;
+    list)
+      opts='-h --help --filter --json'
+      case $prev in
+        --filter)
+          COMPREPLY=(); return ;;
       esac ;;
     dequant)
       opts='-h --help --tensor --filter --all --dtype --format --packed-format -o --output --out-dir --raw --shape --threads'
@@ -38,18 +50,6 @@ _onnxq() {
         --shape)
           COMPREPLY=(); return ;;
         --threads)
-          COMPREPLY=(); return ;;
-      esac ;;
-    meta)
-      opts='-h --help -k --key --full --json'
-      case $prev in
-        -k|--key)
-          COMPREPLY=(); return ;;
-      esac ;;
-    list)
-      opts='-h --help --filter --json'
-      case $prev in
-        --filter)
           COMPREPLY=(); return ;;
       esac ;;
     formats)
