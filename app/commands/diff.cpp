@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "onnxq/tensor_decode.hpp"
 #include "metadata_format.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
@@ -68,7 +69,9 @@ void run_diff(const DiffOptions& opts) {
   {
     Progress progress("diff", total);
     for (Pair& p : pairs) {
-      const auto bytes_a = a.tensor_bytes(*p.a), bytes_b = b.tensor_bytes(*p.b);
+      std::vector<std::byte> swapped_a, swapped_b;  // only for big-endian plain data
+      const auto bytes_a = little_endian_tensor_bytes(a, *p.a, swapped_a);
+      const auto bytes_b = little_endian_tensor_bytes(b, *p.b, swapped_b);
       p.same_bytes = p.a->format == p.b->format && p.a->ne == p.b->ne && bytes_a.size() == bytes_b.size() &&
                      std::memcmp(bytes_a.data(), bytes_b.data(), bytes_a.size()) == 0;
       if (p.a->ne != p.b->ne) continue;

@@ -11,6 +11,7 @@
 
 #include "byte_size.hpp"
 #include "command.hpp"
+#include "decoded_stream.hpp"
 #include "onnxq/checked.hpp"
 #include "onnxq/dequantize.hpp"
 #include "onnxq/error.hpp"
@@ -34,7 +35,6 @@ struct ExportOptions {
 };
 
 // Decoded bytes per write: big enough for the decoder's threads, small enough to stay bounded.
-constexpr std::uint64_t kChunkBytes = std::uint64_t{8} << 20;
 
 struct PlannedTensor {
   const TensorInfo* info;
@@ -80,25 +80,17 @@ std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedT
   return shards;
 }
 
-void write_tensor(const GgufFile& model, const PlannedTensor& t, std::vector<std::byte>& buffer, int threads,
-                  OutputSink& sink, Progress& progress) {
-  const BlockFormat& f = *t.info->format;
-  const std::uint64_t out_size = dtype_info(t.dtype).bits / 8;
-  const std::uint64_t block_out = std::uint64_t{f.block_elements} * out_size;
-  const std::uint64_t chunk_blocks = std::max<std::uint64_t>(1, kChunkBytes / block_out);
-  const std::uint64_t blocks = t.info->element_count / f.block_elements;
-  if (buffer.size() < chunk_blocks * block_out) buffer.resize(chunk_blocks * block_out);
-  const auto src = model.tensor_bytes(*t.info);
+// Streams one tensor's little-endian values, as dequant does (decoded_stream.hpp).
+void write_tensor(const GgufFile& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   progress.set_label(std::string(t.info->name));
-  for (std::uint64_t first = 0; first < blocks; first += chunk_blocks) {
-    const std::uint64_t n = std::min(chunk_blocks, blocks - first);
-    decode_blocks(f, src, first, n, t.dtype, buffer.data(), threads);
-    sink.write(buffer.data(), n * block_out);
-    progress.add(n * f.block_bytes);
-  }
-  spdlog::debug("export: {} {} -> {} ({} bytes, chunks of {} blocks) in {:.3f} ms", t.info->name, f.gguf_name,
-                safetensors_dtype(t.dtype), t.bytes, chunk_blocks,
+  DecodedStream stream{t.info->format, model.tensor_bytes(*t.info), t.info->onnx_shape(), t.dtype, false, threads};
+  stream.progress = &progress;
+  stream.model = &model;
+  stream.tensor = t.info;
+  write_decoded(sink, stream);
+  spdlog::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
+                safetensors_dtype(t.dtype), t.bytes,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
 }
 
@@ -131,12 +123,11 @@ void run_export(const ExportOptions& opts) {
   if (base.ends_with(".safetensors")) base.resize(base.size() - std::string_view(".safetensors").size());
   const auto metadata = export_metadata(model);
   spdlog::info("export: {} tensors, {} -> {} bytes in {} file(s)", plan.size(), total_in, total_out, shards.size());
-  spdlog::debug("export: {} threads (0: all), ISA {}, chunks of {} bytes", opts.threads, active_isa(), kChunkBytes);
+  spdlog::debug("export: {} threads (0: all), ISA {}", opts.threads, active_isa());
 
   // Every file stays a temporary until all are written: an error leaves no partial set.
   std::vector<OutputSink> sinks;
   std::vector<std::string> names;
-  std::vector<std::byte> buffer;
   {
     Progress progress("export", total_in);
     for (std::size_t s = 0; s < shards.size(); ++s) {
@@ -150,7 +141,7 @@ void run_export(const ExportOptions& opts) {
       sinks.push_back(OutputSink::open(names.back()));
       const std::string header = safetensors_header(entries, metadata);
       sinks.back().write(header.data(), header.size());
-      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, buffer, opts.threads, sinks.back(), progress);
+      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, opts.threads, sinks.back(), progress);
     }
   }
   std::optional<OutputSink> index;

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "command.hpp"
+#include "onnxq/tensor_decode.hpp"
 #include "metadata_format.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
@@ -52,7 +53,8 @@ void run_stats(const StatsOptions& opts) {
     for (const TensorInfo* t : tensors) {
       progress.set_label(std::string(t->name));
       const auto start = std::chrono::steady_clock::now();
-      results.push_back(compute_tensor_stats(*t->format, model.tensor_bytes(*t), t->element_count, threads,
+      std::vector<std::byte> swapped;  // only for big-endian plain data
+      results.push_back(compute_tensor_stats(*t->format, little_endian_tensor_bytes(model, *t, swapped), t->element_count, threads,
                                              [&](std::uint64_t bytes) { progress.add(bytes); }));
       spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -117,8 +119,9 @@ void add_stats_command(CLI::App& app, const GlobalOptions&) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->footer(
-      "mean and std (population, ddof=0) are over the finite values; std uses double accumulators and a fixed "
-      "chunk order, so results do not depend on --threads.");
+      "Values are the decoder's float32 output (I32/I64/F64 tensors are rounded to float32). mean and std "
+      "(population, ddof=0) are over the finite values, with double accumulators and a fixed chunk order, so "
+      "results do not depend on --threads.");
   cmd->callback([opts] { run_stats(*opts); });
 }
 

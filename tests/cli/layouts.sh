@@ -60,6 +60,11 @@ for f in be fugg; do
   "$ONNXQ" dequant "$WORK/$f.gguf" --tensor w -o "$WORK/$f.w.npy"
   "$ONNXQ" dequant "$WORK/le.gguf" --tensor w -o "$WORK/le.w.npy"
   check "$f: quantized blocks decode as in the little-endian twin" cmp "$WORK/$f.w.npy" "$WORK/le.w.npy"
+  check "$f: stats agree with the little-endian twin" diff <("$ONNXQ" stats --all --json "$WORK/$f.gguf") <("$ONNXQ" stats --all --json "$WORK/le.gguf")
+  "$ONNXQ" export "$WORK/$f.gguf" --dtype f32 -o "$WORK/$f.safetensors"
+  "$ONNXQ" export "$WORK/le.gguf" --dtype f32 -o "$WORK/le.safetensors"
+  check "$f: export agrees with the little-endian twin" cmp "$WORK/$f.safetensors" "$WORK/le.safetensors"
+  check "$f: diff against the twin finds no value change" grep -q '"max_abs": 0' <("$ONNXQ" diff --json "$WORK/$f.gguf" "$WORK/le.gguf")
 done
 "$ONNXQ" dequant "$WORK/le.gguf" --tensor v -o "$WORK/le.v.npy"
 check "le: F32 data" cmp "$WORK/le.v.npy" "$WORK/be.v.npy"

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "onnxq/dequantize.hpp"
 #include "onnxq/gguf.hpp"
@@ -12,6 +14,11 @@ namespace onnxq {
 // I32 ...) in a big-endian file. Blocks of the quantized formats keep their little-endian
 // fields in such files (writers byte-swap only multi-byte numeric arrays), so they never are.
 bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor);
+
+// The tensor's bytes with plain elements in little-endian order: a view of the mapping, or
+// for big-endian plain data a byte-swapped copy kept in `storage`.
+std::span<const std::byte> little_endian_tensor_bytes(const GgufFile& model, const TensorInfo& tensor,
+                                                      std::vector<std::byte>& storage);
 
 // decode_blocks() on a GGUF tensor's bytes, byte-swapping big-endian plain elements first.
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,

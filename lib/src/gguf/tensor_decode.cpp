@@ -13,6 +13,23 @@ bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor) 
          tensor.format->block_bytes > 1;
 }
 
+namespace {
+
+void swap_elements(std::span<std::byte> bytes, std::size_t width) {
+  for (std::size_t i = 0; i + width <= bytes.size(); i += width) std::reverse(&bytes[i], &bytes[i] + width);
+}
+
+}  // namespace
+
+std::span<const std::byte> little_endian_tensor_bytes(const GgufFile& model, const TensorInfo& tensor,
+                                                      std::vector<std::byte>& storage) {
+  const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
+  if (!tensor_data_is_big_endian(model, tensor)) return bytes;
+  storage.assign(bytes.begin(), bytes.end());
+  swap_elements(storage, tensor.format->block_bytes);
+  return storage;
+}
+
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
   const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
@@ -27,7 +44,7 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
                      ") lie outside tensor '" + std::string(tensor.name) + "'");
   std::vector<std::byte> swapped(bytes.begin() + static_cast<std::ptrdiff_t>(first_block * width),
                                  bytes.begin() + static_cast<std::ptrdiff_t>(*end * width));
-  for (std::size_t i = 0; i < swapped.size(); i += width) std::reverse(&swapped[i], &swapped[i] + width);
+  swap_elements(swapped, width);
   decode_blocks(*tensor.format, swapped, 0, block_count, out_dtype, dst, threads);
 }
 
