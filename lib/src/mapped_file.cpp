@@ -27,6 +27,24 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   }
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->path_ = path;
+  if (!S_ISREG(st.st_mode)) {
+    std::byte buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int err = errno;
+        ::close(fd);
+        fail(ErrorKind::Io, "cannot read " + path + ": " + std::strerror(err));
+      }
+      if (n == 0) break;
+      file->read_bytes_.insert(file->read_bytes_.end(), buf, buf + n);
+    }
+    ::close(fd);
+    file->data_ = file->read_bytes_.data();
+    file->size_ = file->read_bytes_.size();
+    return file;
+  }
   file->size_ = static_cast<std::size_t>(st.st_size);
   if (file->size_ > 0) {
     void* p = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -36,13 +54,14 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
       fail(ErrorKind::Io, "cannot map " + path + ": " + std::strerror(err));
     }
     file->data_ = static_cast<const std::byte*>(p);
+    file->mapped_ = true;
   }
   ::close(fd);  // the mapping stays valid after close
   return file;
 }
 
 MappedFile::~MappedFile() {
-  if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+  if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
 }
 
 }  // namespace onnxq

@@ -1,10 +1,12 @@
-// A read-only memory map of a whole file (PROT_READ, MAP_PRIVATE).
+// A read-only memory map of a whole file (PROT_READ, MAP_PRIVATE). Pipes and other
+// streams that cannot be mapped (`<(...)`, /dev/stdin) are read into memory instead.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace onnxq {
 
@@ -23,6 +25,8 @@ class MappedFile {
  private:
   MappedFile() = default;
   const std::byte* data_ = nullptr;
+  bool mapped_ = false;
+  std::vector<std::byte> read_bytes_;  // the contents of a stream that was read, not mapped
   std::size_t size_ = 0;
   std::string path_;
 };
