@@ -30,9 +30,9 @@ def main(path):
         return rows.get((fmt, out, isa, size, t))
 
     # One line per format: the README's summary (f32 output; ratios from the same run).
-    print(f"\nSummary, f32 output, 1 thread (L2 = 256 KiB output; large = 64 MiB, non-temporal stores):")
+    print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = 64 MiB, non-temporal stores):")
     print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>10}" for i in isas) +
-          f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}   ns/element")
+          f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}")
     for f in formats:
         l2 = [rows.get((f, "f32", i, "L2", "t1")) for i in isas]
         big = rows.get((f, "f32", best, "large", "t1"))

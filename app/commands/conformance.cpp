@@ -14,6 +14,7 @@
 #include "onnxq/conformance.hpp"
 #include "onnxq/error.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -58,14 +59,21 @@ void run_conformance(const ConformanceCommandOptions& opts) {
   const bool text_report = opts.json_path != "-";
   ConformanceTotals totals;
   nlohmann::ordered_json json_cases = nlohmann::ordered_json::array();
+  std::size_t selected = 0;
+  for (const std::string& folder : cases)
+    selected += opts.filter.empty() || case_name_matches(std::filesystem::path(folder).filename().string(), opts.filter);
+  Progress progress("conformance", selected, Progress::Unit::Items, "cases");  // stderr, on a terminal only
   for (const std::string& folder : cases) {
     std::string name = std::filesystem::path(folder).filename().string();
     if (!opts.filter.empty() && !case_name_matches(name, opts.filter)) continue;
     const CaseResult result = run_conformance_case(folder, options);
     totals.add(result.status);
+    progress.clear_line();
     if (text_report) std::cout << format_case_line(result) << std::endl;
+    progress.add(1);
     if (!opts.json_path.empty()) json_cases.push_back(case_json(result));
   }
+  progress.finish();
   if (totals.passed + totals.failed + totals.skipped == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
   if (text_report) std::cout << format_totals(totals) << std::endl;
 

@@ -101,13 +101,17 @@ TEST(UnpackSimd, BitsEveryPathMatchesReference) {
 }
 
 TEST(UnpackSimd, TernaryEveryPathMatchesReference) {
+  ThresholdGuard guard;
   std::mt19937_64 rng(35);
   const std::vector<std::int64_t> lengths = row_lengths(rng);
+  for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
   for (const std::string& path : unpack_kernel_paths())
     for (DType storage : {DType::UInt8, DType::UInt32})
       for (std::int64_t count : lengths) {
+        set_streaming_store_threshold(threshold);
         const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % 4);
-        SCOPED_TRACE(path + " count=" + std::to_string(count) + " rows=" + std::to_string(rows));
+        SCOPED_TRACE(path + " count=" + std::to_string(count) + " rows=" + std::to_string(rows) +
+                     (threshold ? "" : " streaming"));
         Tensor x = random_words(storage, rows, words_for((count + 4) / 5 * 8, storage), rng, 243);
         // Padding bytes past the last group of a UINT32 row are ignored, even when >= 243.
         if (storage == DType::UInt32 && (count + 4) / 5 % 4 != 0) {
@@ -144,9 +148,12 @@ TEST(UnpackSimd, TernaryAllIndices) {
 
 // An index >= 243 anywhere in a row (first vector, later vector, tail) is diagnosed on every path.
 TEST(UnpackSimd, TernaryInvalidIndexEveryPath) {
+  ThresholdGuard guard;
   std::mt19937_64 rng(7);
+  for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
   for (const std::string& path : unpack_kernel_paths())
     for (std::int64_t at : {0, 5, 63, 64, 200, 399}) {
+      set_streaming_store_threshold(threshold);
       SCOPED_TRACE(path + " at=" + std::to_string(at));
       Tensor x = random_words(DType::UInt8, 2, 400, rng, 243);
       x.mutable_bytes()[static_cast<std::size_t>(400 + at)] = static_cast<std::byte>(243 + rng() % 13);

@@ -113,7 +113,8 @@ constexpr UnpackKernels kPortable{"portable",
                                    &unpack_bits_row<4>, &unpack_bits_row<5>, &unpack_bits_row<6>,
                                    &unpack_bits_row<7>, &unpack_bits_row<8>},
                                   {},
-                                  &unpack_ternary_row};
+                                  &unpack_ternary_row,
+                                  nullptr};
 
 }  // namespace
 
@@ -164,15 +165,16 @@ bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* o
   const std::uint64_t row_bytes = plan.words_per_row * (plan.word_bits / 8);
   const auto* in = reinterpret_cast<const std::uint8_t*>(x.bytes().data());
   const std::uint64_t count = plan.count;
+  // Outputs far larger than the caches, not read back right away: non-temporal stores where offered.
+  const bool stream = plan.outer * count >= streaming_store_threshold();
   if (!ternary) {
-    // Outputs far larger than the caches, not read back right away: non-temporal stores where offered.
-    const bool stream = plan.outer * count >= streaming_store_threshold();
     BitsRowFn row = stream ? kernels.bits_stream[plan.bits] : nullptr;
     if (!row) row = kernels.bits[plan.bits] ? kernels.bits[plan.bits] : kPortable.bits[plan.bits];
     for (std::uint64_t r = 0; r < plan.outer; ++r) row(in + r * row_bytes, out + r * count, count, row_bytes);
     return true;
   }
-  const TernaryRowFn row = kernels.ternary ? kernels.ternary : kPortable.ternary;
+  TernaryRowFn row = stream ? kernels.ternary_stream : nullptr;
+  if (!row) row = kernels.ternary ? kernels.ternary : kPortable.ternary;
   for (std::uint64_t r = 0; r < plan.outer; ++r)
     if (!row(in + r * row_bytes, out + r * count, count)) return false;
   return true;

@@ -18,6 +18,7 @@ struct UnpackKernels {
   BitsRowFn bits[9];         // [1..8]; [0] unused
   BitsRowFn bits_stream[9];  // the same with non-temporal stores (large outputs); null = use bits[]
   TernaryRowFn ternary;
+  TernaryRowFn ternary_stream;  // non-temporal stores; null = use ternary
 };
 
 // The portable kernels (always complete), for fallbacks and the tails of SIMD rows.

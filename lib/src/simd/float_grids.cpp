@@ -1,6 +1,7 @@
 // Compiled without ISA flags (any CPU runs the table construction).
 #include "simd/float_grids.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,20 @@ const FloatGrids& float_grids() {
                                   iq3s = expand(dequant::kIq3sGrid, 4);
   static const FloatGrids grids{iq2xxs.data(), iq2xs.data(), iq2s.data(), iq3xxs.data(), iq3s.data()};
   return grids;
+}
+
+const float* ue4m3_half_scales() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(256);
+    for (unsigned x = 0; x < 256; ++x) {
+      const int E = (x >> 3) & 15, M = x & 7;  // bit 7 is ignored
+      if (x == 0x00 || x == 0x7F) t[x] = 0.0f;
+      else if (E == 0) t[x] = static_cast<float>(M) * 0x1p-10f;
+      else t[x] = std::ldexp(static_cast<float>(8 + M), E - 11);  // exact: a small integer times 2^k
+    }
+    return t;
+  }();
+  return table.data();
 }
 
 }  // namespace onnxq::simd

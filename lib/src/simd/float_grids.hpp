@@ -1,6 +1,7 @@
-// The IQ grid codebooks with every magnitude byte already a float32 (exact: all are
-// below 64), so the SIMD kernels load eight (or four) finished values per grid index
-// instead of widening and converting bytes. Built once, on first use.
+// Lookup tables the SIMD kernels share, built once on first use by code compiled without
+// ISA flags. The IQ grid codebooks with every magnitude byte already a float32 (exact: all
+// are below 64), so the kernels load eight (or four) finished values per grid index
+// instead of widening and converting bytes.
 #pragma once
 
 namespace onnxq::simd {
@@ -14,5 +15,8 @@ struct FloatGrids {
 };
 
 const FloatGrids& float_grids();
+
+// T(x) of spec §3.4 (half the UE4M3 scale) for every byte x: a lookup instead of branches.
+const float* ue4m3_half_scales();
 
 }  // namespace onnxq::simd

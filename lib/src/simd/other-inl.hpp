@@ -1,6 +1,7 @@
 // SIMD kernels for the ternary (tq1_0, tq2_0, spec §8), FP4 (mxfp4, nvfp4, §9) and 1-/2-bit
 // (q1_0, q2_0, §10) formats. Include after simd/kernels_common-inl.hpp.
 #include "dequant/codebooks.hpp"
+#include "simd/float_grids.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
@@ -67,21 +68,13 @@ struct Mxfp4 {
   }
 };
 
-// T(x) of spec §3.4: bit 7 ignored; 0x00 and 0x7F give 0 (0xFF gives 240).
-inline float ue4m3_half_scale(std::uint32_t x) {
-  if (x == 0x00 || x == 0x7F) return 0.0f;
-  const int E = (x >> 3) & 15;
-  const int M = x & 7;
-  if (E == 0) return static_cast<float>(M) * 0x1p-10f;
-  return static_cast<float>(8 + M) * f32_of_bits(static_cast<std::uint32_t>(E - 11 + 127) << 23);
-}
-
 struct Nvfp4 {
   static constexpr std::uint32_t kType = 40, kElements = 64, kBytes = 36;
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float* half_scale = ue4m3_half_scales();  // T(x), spec §3.4: bit 7 ignored, 0x00/0x7F -> 0, 0xFF -> 240
     for (int s = 0; s < 4; ++s) {
-      const VF T = vf_set1(ue4m3_half_scale(b[s]));
+      const VF T = vf_set1(half_scale[b[s]]);
       const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + 4 + 8 * s));
       out.put(i + 16 * s, fp4_values(_mm_unpacklo_epi64(nib_lo(x), nib_hi(x))) * T);  // low nibbles first
     }

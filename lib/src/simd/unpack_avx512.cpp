@@ -92,7 +92,9 @@ const UnpackKernels& avx512bw_unpack_kernels() {
                                {nullptr, &bits_row<1, true>, &bits_row<2, true>, &bits_row<3, true>,
                                 &bits_row<4, true>, &bits_row<5, true>, &bits_row<6, true>, &bits_row<7, true>,
                                 &bits_row<8, true>},
-                               nullptr};
+                               // Every CPU with this path has AVX2 (simd::CpuFeatures::avx512 implies avx2).
+                               avx2_unpack_kernels().ternary,
+                               avx2_unpack_kernels().ternary_stream};
   return k;
 }
 

@@ -1,6 +1,6 @@
 // Unpack row kernels for AVX-512 with VBMI (compiled with -mavx512vbmi): vpermb puts the BITS
 // bytes holding each run of eight codes into one qword, vpmultishiftqb pulls every code's 8-bit
-// window out of it, one AND keeps BITS bits. Row ends use masked loads and stores (never touching
+// window out of it, one AND keeps BITS bits; (3, 5) below. Row ends use masked loads and stores (never touching
 // bytes outside the row). Everything but the exported table has internal linkage, and no
 // std:: inline templates are used here (their out-of-line copies could be shared with other code).
 #if !defined(__AVX512VBMI__) || !defined(__AVX512BW__)
@@ -90,7 +90,11 @@ struct TernaryTables {
   }
 };
 
+// STREAM: non-temporal stores for the whole vectors when the row's output is 64-byte aligned
+// (320 codes per block keep it so).
+template <bool STREAM>
 bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+  const bool stream = STREAM && reinterpret_cast<std::uintptr_t>(out) % 64 == 0;
   static constexpr TernaryTables t;
   const __m512i q0 = load_table(t.q[0]), q1 = load_table(t.q[1]), q2 = load_table(t.q[2]), q3 = load_table(t.q[3]);
   __m512i group[5], even[5], odd[5];
@@ -113,15 +117,20 @@ bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count)
       const __m512i de = _mm512_mulhi_epu16(_mm512_mullo_epi16(_mm512_and_si512(r, low), even[m]), three);
       const __m512i dodd = _mm512_mulhi_epu16(_mm512_mullo_epi16(_mm512_and_si512(r, high), odd[m]), three);
       const __m512i d = _mm512_or_si512(de, _mm512_slli_epi16(dodd, 8));
-      if (codes >= 64 * m + 64) _mm512_storeu_si512(dst + 64 * m, d);
+      if (codes >= 64 * m + 64 && stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64 * m), d);
+      else if (codes >= 64 * m + 64) _mm512_storeu_si512(dst + 64 * m, d);
       else _mm512_mask_storeu_epi8(dst + 64 * m, first_bytes(codes - 64 * m), d);
     }
     return true;
   };
   std::uint64_t c = 0, g = 0;
   for (; c + 320 <= count; c += 320, g += 64)
-    if (!block(in + g, ~__mmask64{0}, out + c, 320)) return false;
+    if (!block(in + g, ~__mmask64{0}, out + c, 320)) {
+      if (stream) _mm_sfence();
+      return false;
+    }
   if (c < count && !block(in + g, first_bytes((count - c + 4) / 5), out + c, count - c)) return false;
+  if (stream) _mm_sfence();
   return true;
 }
 
@@ -135,7 +144,8 @@ const UnpackKernels& avx512vbmi_unpack_kernels() {
                                {nullptr, &bits_row<1, true>, &bits_row<2, true>, &bits_row<3, true>,
                                 &bits_row<4, true>, &bits_row<5, true>, &bits_row<6, true>, &bits_row<7, true>,
                                 &bits_row<8, true>},
-                               &ternary_row};
+                               &ternary_row<false>,
+                               &ternary_row<true>};
   return k;
 }
 
