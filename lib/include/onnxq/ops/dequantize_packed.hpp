@@ -1,5 +1,5 @@
 // DequantizePacked-29: packed GGML/GGUF blocks to FLOAT/FLOAT16/BFLOAT16/DOUBLE.
-// Implemented in lib/src/dequant/ (see ../shared/spec/dequantize-packed.md).
+// Implemented in lib/src/dequant/ from the DequantizePacked decoding specification (ggml layouts).
 #pragma once
 
 #include <cstdint>
