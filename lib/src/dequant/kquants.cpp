@@ -67,11 +67,14 @@ inline void k4_scale_min(const std::uint8_t* K, int g, int& sc, int& mn) {
   }
 }
 
-void q4_k_block(const std::uint8_t* b, float* y) {
-  const float d = half_at(b + offsetof(BlockQ4_K, d));
-  const float dmin = half_at(b + offsetof(BlockQ4_K, dmin));
-  const std::uint8_t* K = b + offsetof(BlockQ4_K, scales);
-  const std::uint8_t* qs = b + offsetof(BlockQ4_K, qs);
+// q4_k and q5_k share the layout of scales and low nibbles; q5_k adds one high bit per
+// element from qh (bit g of qh[l] for group g). y = d*sc*q - dmin*m in both (spec 6.3, 6.4).
+template <class Block, bool kHighBit>
+void k4_family_block(const std::uint8_t* b, float* y) {
+  const float d = half_at(b + offsetof(Block, d));
+  const float dmin = half_at(b + offsetof(Block, dmin));
+  const std::uint8_t* K = b + offsetof(Block, scales);
+  const std::uint8_t* qs = b + offsetof(Block, qs);
   for (int g = 0; g < 8; ++g) {
     int sc, mn;
     k4_scale_min(K, g, sc, mn);
@@ -79,31 +82,15 @@ void q4_k_block(const std::uint8_t* b, float* y) {
     const float m1 = dmin * static_cast<float>(mn);
     const std::uint8_t* chunk = qs + 32 * (g / 2);
     for (int l = 0; l < 32; ++l) {
-      const int q = (g % 2 == 0) ? (chunk[l] & 15) : (chunk[l] >> 4);
+      int q = (g % 2 == 0) ? (chunk[l] & 15) : (chunk[l] >> 4);
+      if constexpr (kHighBit) q += 16 * (((b + offsetof(Block, qh))[l] >> g) & 1);
       y[32 * g + l] = (d1 * static_cast<float>(q)) - m1;
     }
   }
 }
 
-void q5_k_block(const std::uint8_t* b, float* y) {
-  const float d = half_at(b + offsetof(BlockQ5_K, d));
-  const float dmin = half_at(b + offsetof(BlockQ5_K, dmin));
-  const std::uint8_t* K = b + offsetof(BlockQ5_K, scales);
-  const std::uint8_t* qh = b + offsetof(BlockQ5_K, qh);
-  const std::uint8_t* qs = b + offsetof(BlockQ5_K, qs);
-  for (int g = 0; g < 8; ++g) {
-    int sc, mn;
-    k4_scale_min(K, g, sc, mn);
-    const float d1 = d * static_cast<float>(sc);
-    const float m1 = dmin * static_cast<float>(mn);
-    const std::uint8_t* chunk = qs + 32 * (g / 2);
-    for (int l = 0; l < 32; ++l) {
-      const int lo = (g % 2 == 0) ? (chunk[l] & 15) : (chunk[l] >> 4);
-      const int q = lo + 16 * ((qh[l] >> g) & 1);
-      y[32 * g + l] = (d1 * static_cast<float>(q)) - m1;
-    }
-  }
-}
+void q4_k_block(const std::uint8_t* b, float* y) { k4_family_block<BlockQ4_K, false>(b, y); }
+void q5_k_block(const std::uint8_t* b, float* y) { k4_family_block<BlockQ5_K, true>(b, y); }
 
 // Element j = 128*h + 32*k + l: low nibble of ql[64h + l (+32 for odd k)] (high nibble for k >= 2),
 // high 2 bits at bits 2k of qh[32h + l]; sub-block j/16 = 8h + 2k + l/16.
