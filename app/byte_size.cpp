@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::cli {
 

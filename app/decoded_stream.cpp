@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
-#include "onnxq/dequantize.hpp"
-#include "onnxq/npy_writer.hpp"
-#include "onnxq/tensor_decode.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/npy/writer.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
 
 namespace onnxq::cli {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <span>
 
-#include "onnxq/format.hpp"
-#include "onnxq/gguf.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/file.hpp"
+#include "onnxq/core/tensor.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 

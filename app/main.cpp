@@ -10,8 +10,8 @@
 #include "command.hpp"
 #include "docs/generate.hpp"
 #include "exit_codes.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/version.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/version.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 

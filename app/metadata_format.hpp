@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "onnxq/gguf.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq::cli {
 

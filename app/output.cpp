@@ -16,7 +16,7 @@
 #include <sstream>
 #include <vector>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::cli {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/dtype.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/dtype.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::cli {
 

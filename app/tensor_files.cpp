@@ -1,7 +1,7 @@
 #include "tensor_files.hpp"
 
-#include "onnxq/npy_reader.hpp"
-#include "onnxq/npy_tensor_writer.hpp"
+#include "onnxq/npy/reader.hpp"
+#include "onnxq/npy/writer.hpp"
 #include "output.hpp"
 
 namespace onnxq::cli {

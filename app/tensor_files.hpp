@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 namespace onnxq::cli {
 

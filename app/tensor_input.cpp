@@ -5,9 +5,9 @@
 #include <memory>
 #include <span>
 
-#include "onnxq/error.hpp"
-#include "onnxq/mapped_file.hpp"
-#include "onnxq/npy_reader.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/npy/reader.hpp"
 #include "output.hpp"
 
 namespace onnxq::cli {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::cli {
 

@@ -1,6 +1,6 @@
 #include "tensor_output.hpp"
 
-#include "onnxq/npy_tensor_writer.hpp"
+#include "onnxq/npy/writer.hpp"
 #include "output.hpp"
 
 namespace onnxq::cli {

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::cli {
 

@@ -4,7 +4,7 @@
 
 #include <unordered_set>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::cli {
 

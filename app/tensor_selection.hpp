@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/gguf.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq::cli {
 

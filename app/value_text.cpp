@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "onnxq/half.hpp"
+#include "onnxq/core/half.hpp"
 
 namespace onnxq::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::cli {
 

@@ -11,8 +11,8 @@
 #include <set>
 
 #include "command.hpp"
-#include "onnxq/conformance.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/onnx/conformance.hpp"
+#include "onnxq/core/error.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 

@@ -9,13 +9,13 @@
 #include <memory>
 
 #include "command.hpp"
-#include "onnxq/tensor_decode.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
 #include "metadata_format.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
-#include "onnxq/isa.hpp"
-#include "onnxq/value_stats.hpp"
+#include "onnxq/decode/isa.hpp"
+#include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq::cli {
 namespace {

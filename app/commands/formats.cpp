@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "command.hpp"
-#include "onnxq/format.hpp"
-#include "onnxq/isa.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {

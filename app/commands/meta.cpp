@@ -4,7 +4,7 @@
 
 #include "command.hpp"
 #include "metadata_format.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "command.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/node_runner.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/node_runner.hpp"
 #include "tensor_files.hpp"
 
 namespace onnxq::cli {

@@ -5,7 +5,7 @@
 #include "docs/cli_model.hpp"
 #include "docs/completions.hpp"
 #include "docs/man_page.hpp"
-#include "onnxq/version.hpp"
+#include "onnxq/core/version.hpp"
 
 namespace onnxq::cli::docs {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/format.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace {
 

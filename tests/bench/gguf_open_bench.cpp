@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "gguf_builder.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/isa.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "onnxq/ops/unpack.hpp"
 

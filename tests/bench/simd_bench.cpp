@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/format.hpp"
-#include "onnxq/isa.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/decode/isa.hpp"
 
 namespace onnxq {
 namespace {

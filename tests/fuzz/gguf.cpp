@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "fuzz_check.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/npy_reader.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/npy/reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes = fuzz_bytes(data, size);

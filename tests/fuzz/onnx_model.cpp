@@ -1,9 +1,9 @@
 // Fuzz target: a single-node ModelProto (.onnx): decoding, the binding of the node's inputs and
 // outputs to graph inputs/initializers/outputs, and the operator-registry lookup a run starts with.
 #include "fuzz_check.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/node_runner.hpp"
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/node_runner.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

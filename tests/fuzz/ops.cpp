@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/format.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/formats/format.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "onnxq/ops/unpack.hpp"

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "fuzz_check.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 namespace {
 

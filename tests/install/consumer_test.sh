@@ -14,7 +14,7 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 
 for f in bin/onnxq share/man/man1/onnxq.1 share/bash-completion/completions/onnxq share/zsh/site-functions/_onnxq \
-         include/onnxq/dequantize.hpp include/onnxq/ops/dequantize_packed.hpp; do
+         include/onnxq/decode/decode_blocks.hpp include/onnxq/ops/dequantize_packed.hpp; do
   [ -f "$prefix/$f" ] || { echo "FAIL: not installed: $f" >&2; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name libonnxq.a | head -1)")

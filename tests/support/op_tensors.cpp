@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "expected_npy.hpp"
-#include "onnxq/npy_reader.hpp"
+#include "onnxq/npy/reader.hpp"
 
 namespace onnxq::testing {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/error.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::testing {
 

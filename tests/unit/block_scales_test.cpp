@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "onnxq/block_scales.hpp"
-#include "onnxq/format.hpp"
+#include "onnxq/stats/block_scales.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {

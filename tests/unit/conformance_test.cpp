@@ -10,10 +10,10 @@
 #include <limits>
 #include <unistd.h>
 
-#include "onnxq/conformance.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/onnx_io.hpp"
-#include "onnxq/tensor_compare.hpp"
+#include "onnxq/onnx/conformance.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
+#include "onnxq/onnx/tensor_compare.hpp"
 
 namespace fs = std::filesystem;
 

@@ -10,9 +10,9 @@
 #include <initializer_list>
 #include <vector>
 
-#include "../../lib/src/dequant/codebooks.hpp"  // generated tables, checked for the spec's properties below
-#include "onnxq/dequantize.hpp"
-#include "onnxq/format.hpp"
+#include "../../lib/src/formats/codebooks.hpp"  // generated tables, checked for the spec's properties below
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {

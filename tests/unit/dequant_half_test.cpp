@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "onnxq/half.hpp"
+#include "onnxq/core/half.hpp"
 #include "ref_float16.hpp"
 
 using onnxq::testing::ref_bf16_value;

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 
 namespace onnxq {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/format.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "onnxq/dtype.hpp"
-#include "onnxq/format.hpp"
+#include "onnxq/core/dtype.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {

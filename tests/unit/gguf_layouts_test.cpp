@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "gguf_builder.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 namespace {

@@ -6,8 +6,8 @@
 #include <functional>
 
 #include "gguf_builder.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 namespace {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "onnxq/gguf.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 namespace {

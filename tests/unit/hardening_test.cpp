@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/error.hpp"
-#include "onnxq/npy_reader.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/npy/reader.hpp"
 
 namespace onnxq {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "onnxq/error.hpp"
-#include "onnxq/node_runner.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/node_runner.hpp"
 
 namespace onnxq {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "onnxq/npy_reader.hpp"
-#include "onnxq/npy_tensor_writer.hpp"
+#include "onnxq/npy/reader.hpp"
+#include "onnxq/npy/writer.hpp"
 #include "op_tensors.hpp"
 
 namespace onnxq {

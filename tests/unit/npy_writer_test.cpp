@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "onnxq/error.hpp"
-#include "onnxq/npy_writer.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/npy/writer.hpp"
 
 namespace onnxq {
 namespace {

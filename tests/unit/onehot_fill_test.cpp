@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "onnxq/isa.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "onnxq/ops/onehot.hpp"
 
 namespace onnxq {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "onnxq/half.hpp"
+#include "onnxq/core/half.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "op_tensors.hpp"
 

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <functional>
 
-#include "onnxq/error.hpp"
-#include "onnxq/onnx_io.hpp"
-#include "onnxq/tensor_compare.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
+#include "onnxq/onnx/tensor_compare.hpp"
 
 namespace onnxq {
 namespace {

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/format.hpp"
-#include "onnxq/half.hpp"
-#include "onnxq/isa.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/core/half.hpp"
+#include "onnxq/decode/isa.hpp"
 
 namespace onnxq {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/error.hpp"
-#include "onnxq/isa.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "onnxq/ops/unpack.hpp"
 
 namespace onnxq {

@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "onnxq/format.hpp"
-#include "onnxq/half.hpp"
-#include "onnxq/value_stats.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/core/half.hpp"
+#include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {
 namespace {

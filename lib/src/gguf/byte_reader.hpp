@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::gguf_detail {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "onnxq/checked.hpp"
+#include "onnxq/core/checked.hpp"
 
 namespace onnxq {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "byte_reader.hpp"
-#include "onnxq/gguf.hpp"
+#include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 

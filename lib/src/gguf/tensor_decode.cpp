@@ -1,10 +1,10 @@
-#include "onnxq/tensor_decode.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "onnxq/checked.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::npy_detail {
 namespace {

@@ -1,6 +1,6 @@
 #include "npy/unicode.hpp"
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq::npy_detail {
 namespace {

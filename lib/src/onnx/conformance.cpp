@@ -1,5 +1,5 @@
 // Backend node-test cases: discovery, running every data set, and the one-line verdicts.
-#include "onnxq/conformance.hpp"
+#include "onnxq/onnx/conformance.hpp"
 
 #include <fnmatch.h>
 
@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <map>
 
-#include "onnxq/error.hpp"
-#include "onnxq/mapped_file.hpp"
-#include "onnxq/node_runner.hpp"
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/onnx/node_runner.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 namespace fs = std::filesystem;
 

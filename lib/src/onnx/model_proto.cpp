@@ -4,8 +4,8 @@
 #include <set>
 
 #include "onnx/tensor_proto.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/mapped_file.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/mapped_file.hpp"
 
 namespace onnxq {
 namespace {

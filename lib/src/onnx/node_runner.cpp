@@ -1,11 +1,11 @@
 // Runs one node: checks it against its registry schema, then calls the operator.
 // The kernel table below binds each operator version to onnxq's implementation.
-#include "onnxq/node_runner.hpp"
+#include "onnxq/onnx/node_runner.hpp"
 
 #include <map>
 
 #include "onnx/op_kernels.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "onnxq/ops/unpack.hpp"

@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 namespace onnxq::detail {
 

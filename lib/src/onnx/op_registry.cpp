@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "onnx/op_kernels.hpp"
-#include "onnxq/node_runner.hpp"
+#include "onnxq/onnx/node_runner.hpp"
 
 namespace onnxq {
 namespace {

@@ -1,11 +1,11 @@
-#include "onnxq/tensor_compare.hpp"
+#include "onnxq/onnx/tensor_compare.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "onnx/small_float.hpp"
-#include "onnxq/half.hpp"
+#include "onnxq/core/half.hpp"
 
 namespace onnxq {
 namespace {

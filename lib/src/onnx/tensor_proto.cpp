@@ -6,9 +6,9 @@
 #include <cstring>
 #include <limits>
 
-#include "onnxq/checked.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/mapped_file.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/mapped_file.hpp"
 
 namespace onnxq::detail {
 namespace {

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "onnxq/onnx_io.hpp"
+#include "onnxq/onnx/onnx_io.hpp"
 
 namespace onnxq::detail {
 

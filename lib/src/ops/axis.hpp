@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "onnxq/error.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::ops_detail {
 

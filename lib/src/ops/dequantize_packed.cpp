@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "onnxq/checked.hpp"
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <optional>
 
-#include "onnxq/half.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/half.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::ops_detail {
 

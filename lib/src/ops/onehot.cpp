@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/error.hpp"
-#include "onnxq/isa.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "ops/axis.hpp"
 #include "ops/element_cast.hpp"
 #include "ops/fill_pattern.hpp"

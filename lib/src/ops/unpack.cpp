@@ -1,7 +1,7 @@
 // Unpack-29: validate, then take a fast path when one covers the layout, else the reference.
 #include "onnxq/ops/unpack.hpp"
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq {

@@ -8,11 +8,11 @@
 
 #include <vector>
 
-#include "onnxq/isa.hpp"
-#include "ops/unpack_kernels.hpp"
+#include "onnxq/decode/isa.hpp"
+#include "simd/unpack_kernels.hpp"
 #include "ops/unpack_plan.hpp"
 #if ONNXQ_HAVE_X86_SIMD
-#include "simd/cpu_features.hpp"
+#include "decode/cpu_features.hpp"
 #endif
 
 namespace onnxq::ops_detail {

@@ -1,9 +1,9 @@
 // Unpack through a named kernel set: lets tests and benchmarks run every path this CPU has.
 #include <string>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/ops/unpack.hpp"
-#include "ops/unpack_kernels.hpp"
+#include "simd/unpack_kernels.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq {

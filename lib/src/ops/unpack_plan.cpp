@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "onnxq/checked.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
 #include "ops/axis.hpp"
 
 namespace onnxq::ops_detail {

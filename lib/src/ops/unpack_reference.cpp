@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq::ops_detail {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/error.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq {
 

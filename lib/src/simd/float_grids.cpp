@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dequant/codebooks.hpp"
+#include "formats/codebooks.hpp"
 
 namespace onnxq::simd {
 namespace {

@@ -1,7 +1,7 @@
 // SIMD kernels for the IQ formats (spec §7). Grid entries are looked up per 8 (or 4)
 // elements and widened 16 at a time; signs flip after the magnitude product, which is
 // exactly the spec's "* -1.0" for every non-NaN value. Include after kernels_common-inl.hpp.
-#include "dequant/codebooks.hpp"
+#include "formats/codebooks.hpp"
 #include "simd/float_grids.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {

@@ -35,7 +35,9 @@ struct PlainConverters {
   const FusedDecoders* legacy_decoders();            \
   const FusedDecoders* kquant_decoders();            \
   const FusedDecoders* iq_decoders();                \
-  const FusedDecoders* other_decoders();             \
+  const FusedDecoders* ternary_decoders();           \
+  const FusedDecoders* fp4_decoders();               \
+  const FusedDecoders* lowbit_decoders();            \
   const PlainConverters& plain_converters();         \
   }
 ONNXQ_DECLARE_ISA_TABLES(avx2)

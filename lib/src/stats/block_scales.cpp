@@ -1,10 +1,10 @@
-#include "onnxq/block_scales.hpp"
+#include "onnxq/stats/block_scales.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "onnxq/checked.hpp"
-#include "onnxq/error.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
 
 namespace onnxq {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/dequantize.hpp"
-#include "onnxq/error.hpp"
-#include "onnxq/value_stats.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {
 namespace {

@@ -1,4 +1,4 @@
-#include "onnxq/value_stats.hpp"
+#include "onnxq/stats/value_stats.hpp"
 
 #include <algorithm>
 #include <cmath>

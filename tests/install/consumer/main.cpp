@@ -1,6 +1,6 @@
 // Decodes one q4_0 block through the installed headers and library.
-#include <onnxq/dequantize.hpp>
-#include <onnxq/format.hpp>
+#include <onnxq/decode/decode_blocks.hpp>
+#include <onnxq/formats/format.hpp>
 #include <onnxq/ops/dequantize_packed.hpp>
 
 #include <cstdio>

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "onnxq/format.hpp"
-#include "onnxq/tensor.hpp"
+#include "onnxq/formats/format.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq {
 

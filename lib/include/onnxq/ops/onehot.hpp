@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "onnxq/tensor.hpp"
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq {
 

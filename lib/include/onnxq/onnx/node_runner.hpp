@@ -1,0 +1,55 @@
+// Running one ONNX node with onnxq's operators. The operator registry says which
+// operator versions onnxq has, with their inputs, outputs and attributes; the opset a model
+// imports picks the version (OneHot 9 vs 11, Unsqueeze's axes attribute before 13).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnxq/onnx/onnx_io.hpp"
+
+namespace onnxq {
+
+struct OpAttributeSchema {
+  std::string_view name;
+  AttributeType type;
+  bool required;
+};
+
+// One operator version, valid for opsets [since_version, next version's since_version).
+struct OpSchema {
+  std::string_view op_type;
+  std::int64_t since_version;
+  std::span<const std::string_view> inputs;   // all required
+  std::span<const std::string_view> outputs;
+  std::span<const OpAttributeSchema> attributes;
+  bool implemented;  // false: onnxq knows the operator but its kernel is not built in
+};
+
+// Every operator version in the registry, grouped by op_type, oldest first.
+std::span<const OpSchema> operator_registry();
+
+// The schema for op_type at `opset` in the default domain; nullptr when onnxq has none.
+const OpSchema* find_op_schema(std::string_view op_type, std::int64_t opset);
+
+// nullopt when onnxq can run this node at this opset; else the reason, e.g.
+// "op Foo not supported" or "OneHot at opset 8 not supported (onnxq has versions 9, 11)".
+std::optional<std::string> unsupported_reason(const OnnxNode& node, std::int64_t opset);
+
+// The opset make-case writes for an op: the version the operator texts describe
+// (Unpack/DequantizePacked 29, OneHot 9, Unsqueeze 23). nullopt for an unknown op.
+std::optional<std::int64_t> default_opset(std::string_view op_type);
+
+// Runs the node: `inputs` lines up with node.inputs (nullptr for an absent optional input).
+// Checks arity and attribute names/types against the schema, then calls the operator.
+// Throws Unsupported when unsupported_reason() would say so; operator errors pass through.
+std::vector<Tensor> run_node(const OnnxNode& node, std::int64_t opset, std::span<const Tensor* const> inputs);
+
+// Runs a single-node model: `inputs` lines up with model.inputs. Returns model.outputs in order.
+std::vector<Tensor> run_model(const SingleNodeModel& model, std::span<const Tensor> inputs);
+
+}  // namespace onnxq

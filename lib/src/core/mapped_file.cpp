@@ -1,0 +1,67 @@
+#include "onnxq/core/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "onnxq/core/error.hpp"
+
+namespace onnxq {
+
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(ErrorKind::Io, "cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    fail(ErrorKind::Io, "cannot stat " + path + ": " + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    fail(ErrorKind::Io, path + " is a directory, expected a file");
+  }
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->path_ = path;
+  if (!S_ISREG(st.st_mode)) {
+    std::byte buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int err = errno;
+        ::close(fd);
+        fail(ErrorKind::Io, "cannot read " + path + ": " + std::strerror(err));
+      }
+      if (n == 0) break;
+      file->read_bytes_.insert(file->read_bytes_.end(), buf, buf + n);
+    }
+    ::close(fd);
+    file->data_ = file->read_bytes_.data();
+    file->size_ = file->read_bytes_.size();
+    return file;
+  }
+  file->size_ = static_cast<std::size_t>(st.st_size);
+  if (file->size_ > 0) {
+    void* p = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      const int err = errno;
+      ::close(fd);
+      fail(ErrorKind::Io, "cannot map " + path + ": " + std::strerror(err));
+    }
+    file->data_ = static_cast<const std::byte*>(p);
+    file->mapped_ = true;
+  }
+  ::close(fd);  // the mapping stays valid after close
+  return file;
+}
+
+MappedFile::~MappedFile() {
+  if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
+}
+
+}  // namespace onnxq

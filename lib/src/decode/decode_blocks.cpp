@@ -1,0 +1,102 @@
+// The streaming entry point: decode a range of whole blocks into the caller's buffer.
+#include <omp.h>
+
+#include <algorithm>
+#include <string>
+
+#include "reference/output_convert.hpp"
+#include "reference/plain.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/core/error.hpp"
+#include "decode/dispatch.hpp"
+
+namespace onnxq {
+namespace {
+
+bool is_output_float(DType t) {
+  return t == DType::Float || t == DType::Float16 || t == DType::BFloat16 || t == DType::Double;
+}
+
+// Block formats that are not FLOAT go through a small float32 tile (L1-sized) so that the
+// conversion reads each block's finished values once, right after they were decoded.
+constexpr std::size_t kTileElements = 1024;
+
+void decode_block_run(const BlockDecoder& dec, const std::uint8_t* src, std::size_t blocks, DType out,
+                      std::byte* dst) {
+  if (out == DType::Float) {
+    dec.decode(src, blocks, reinterpret_cast<float*>(dst));
+    return;
+  }
+  alignas(64) float tile[kTileElements];
+  const std::size_t per_tile = std::max<std::size_t>(1, kTileElements / dec.block_elements);
+  const std::size_t out_size = dtype_info(out).bits / 8;
+  for (std::size_t done = 0; done < blocks;) {
+    const std::size_t k = std::min(per_tile, blocks - done);
+    dec.decode(src + done * dec.block_bytes, k, tile);
+    dequant::store_floats(tile, k * dec.block_elements, out, dst + done * dec.block_elements * out_size);
+    done += k;
+  }
+}
+
+}  // namespace
+
+bool can_decode_to(const BlockFormat& format, DType out_dtype) {
+  if (is_output_float(out_dtype)) return true;
+  return !format.is_block_format() && out_dtype == format.plain_dtype;
+}
+
+DType default_decode_dtype(const BlockFormat& format) {
+  if (!format.is_block_format() && dtype_info(format.plain_dtype).is_integer) return format.plain_dtype;
+  return DType::Float;
+}
+
+void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t first_block,
+                   std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
+  if (!can_decode_to(format, out_dtype))
+    invalid_argument("cannot decode " + std::string(format.gguf_name) + " to " +
+                     std::string(dtype_info(out_dtype).onnx_name) + "; expected FLOAT, FLOAT16, BFLOAT16 or DOUBLE");
+  const BlockDecoder* dec = block_decoder(format);
+  if (format.is_block_format() && !dec)
+    fail(ErrorKind::Unsupported, "no decoder for " + std::string(format.gguf_name));
+  const auto end_block = checked_add(first_block, block_count);
+  const auto end_byte = end_block ? checked_mul(*end_block, format.block_bytes) : std::nullopt;
+  if (!end_byte || *end_byte > src.size())
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) + ") of " +
+                     std::string(format.gguf_name) + " lie outside the " + std::to_string(src.size()) + " input bytes");
+  if (block_count == 0) return;
+
+  const auto* in = reinterpret_cast<const std::uint8_t*>(src.data()) + first_block * format.block_bytes;
+  auto* out = static_cast<std::byte*>(dst);
+  const std::size_t out_size = dtype_info(out_dtype).bits / 8;
+  const std::size_t block_out_bytes = std::size_t{format.block_elements} * out_size;
+  // SIMD path: decode fused with the output conversion (lib/src/simd); nullptr on the scalar path.
+  const simd::FusedDecodeFn fused =
+      simd::fused_decoder(format, dec, out_dtype, simd::want_streaming_stores(block_count * block_out_bytes));
+  auto run = [&](std::size_t begin, std::size_t count) {
+    if (fused)
+      fused(in + begin * format.block_bytes, count, out + begin * block_out_bytes);
+    else if (dec)
+      decode_block_run(*dec, in + begin * format.block_bytes, count, out_dtype, out + begin * block_out_bytes);
+    else
+      dequant::convert_plain(format.plain_dtype, in + begin * format.block_bytes, count, out_dtype,
+                             out + begin * block_out_bytes);
+  };
+
+  // Threads take runs of whole blocks worth >= 256 KiB of output: scheduling stays negligible.
+  const std::size_t chunk = std::max<std::size_t>(1, (256u << 10) / block_out_bytes);
+  const std::size_t chunks = (block_count + chunk - 1) / chunk;
+  const int wanted = threads > 0 ? threads : omp_get_max_threads();
+  const int team = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(wanted, 1)), chunks));
+  if (team <= 1) {
+    run(0, block_count);
+    return;
+  }
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t begin = c * chunk;
+    run(begin, std::min<std::size_t>(chunk, block_count - begin));
+  }
+}
+
+}  // namespace onnxq

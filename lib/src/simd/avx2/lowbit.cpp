@@ -1,0 +1,4 @@
+// The avx2 build of the 1- and 2-bit format kernels (compiled with this ISA's flags).
+#include "simd/vec_avx2.hpp"
+#include "simd/kernels_common-inl.hpp"
+#include "simd/lowbit-inl.hpp"

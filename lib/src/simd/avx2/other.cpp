@@ -1,4 +1,0 @@
-// The avx2 build of the other-format kernels (compiled with this ISA's flags).
-#include "simd/vec_avx2.hpp"
-#include "simd/kernels_common-inl.hpp"
-#include "simd/other-inl.hpp"

@@ -1,4 +1,0 @@
-// The avx512 build of the other-format kernels (compiled with this ISA's flags).
-#include "simd/vec_avx512.hpp"
-#include "simd/kernels_common-inl.hpp"
-#include "simd/other-inl.hpp"

@@ -1,0 +1,4 @@
+// The avx512 build of the ternary format kernels (compiled with this ISA's flags).
+#include "simd/vec_avx512.hpp"
+#include "simd/kernels_common-inl.hpp"
+#include "simd/ternary-inl.hpp"

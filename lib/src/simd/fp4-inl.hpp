@@ -1,0 +1,48 @@
+// SIMD kernels for the FP4 formats mxfp4, nvfp4 (spec §9).
+// Include after simd/kernels_common-inl.hpp.
+#include "formats/codebooks.hpp"
+#include "simd/float_grids.hpp"
+
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+inline VF fp4_values(__m128i codes) {
+  const __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dequant::kKvaluesFp4.data()));
+  return to_f(vi_i8(_mm_shuffle_epi8(table, codes)));
+}
+
+// y = float(kvalues_fp4[c]) * S, S = 2^(e-128) (spec §3.3; e = 0, 1 subnormal; 255 not NaN).
+struct Mxfp4 {
+  static constexpr std::uint32_t kType = 39, kElements = 32, kBytes = 17;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const std::uint32_t e = b[0];
+    const std::uint32_t bits = e == 0 ? 0x00200000u : e == 1 ? 0x00400000u : (e - 1) << 23;
+    const VF S = vf_set1(f32_of_bits(bits));
+    const __m128i q = load16(b + 1);
+    out.put(i, fp4_values(nib_lo(q)) * S);
+    out.put(i + 16, fp4_values(nib_hi(q)) * S);
+  }
+};
+
+struct Nvfp4 {
+  static constexpr std::uint32_t kType = 40, kElements = 64, kBytes = 36;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float* half_scale = ue4m3_half_scales();  // T(x), spec §3.4: bit 7 ignored, 0x00/0x7F -> 0, 0xFF -> 240
+    for (int s = 0; s < 4; ++s) {
+      const VF T = vf_set1(half_scale[b[s]]);
+      const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + 4 + 8 * s));
+      out.put(i + 16 * s, fp4_values(_mm_unpacklo_epi64(nib_lo(x), nib_hi(x))) * T);  // low nibbles first
+    }
+  }
+};
+
+}  // namespace
+
+const FusedDecoders* fp4_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Mxfp4>(), row<Nvfp4>(), kEndOfList};
+  return kRows;
+}
+
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS

@@ -1,0 +1,38 @@
+// SIMD kernels for the 1- and 2-bit formats q1_0, q2_0 (spec §10).
+// Include after simd/kernels_common-inl.hpp.
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+// y = bit ? d : -d
+struct Q1_0 {
+  static constexpr std::uint32_t kType = 41, kElements = 128, kBytes = 18;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const float d = h2f(b);
+    const VF pos = vf_set1(d), neg = vf_set1(-d);
+    for (int k = 0; k < 8; ++k) out.put(i + 16 * k, select_bits(rd16(b + 2 + 2 * k), pos, neg));
+  }
+};
+
+// y = float(q - 1) * d, four consecutive elements per byte.
+struct Q2_0 {
+  static constexpr std::uint32_t kType = 42, kElements = 64, kBytes = 18;
+  template <class Out>
+  static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
+    const VF d = vf_set1(h2f(b));
+    const VI shifts = slli<1>(vi_iota(0));
+    for (int k = 0; k < 4; ++k) {
+      const VI q = srlv(vi_set1(static_cast<std::int32_t>(rd32(b + 2 + 4 * k))), shifts) & vi_set1(3);
+      out.put(i + 16 * k, to_f(q - vi_set1(1)) * d);
+    }
+  }
+};
+
+}  // namespace
+
+const FusedDecoders* lowbit_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Q1_0>(), row<Q2_0>(), kEndOfList};
+  return kRows;
+}
+
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS
