@@ -12,8 +12,7 @@ inline VF fp4_values(__m128i codes) {
 }
 
 // y = float(kvalues_fp4[c]) * S, S = 2^(e-128) (spec §3.3; e = 0, 1 subnormal; 255 not NaN).
-struct Mxfp4 {
-  static constexpr std::uint32_t kType = 39, kElements = 32, kBytes = 17;
+struct Mxfp4 : KernelFor<FormatId::mxfp4> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const std::uint32_t e = b[0];
@@ -25,8 +24,7 @@ struct Mxfp4 {
   }
 };
 
-struct Nvfp4 {
-  static constexpr std::uint32_t kType = 40, kElements = 64, kBytes = 36;
+struct Nvfp4 : KernelFor<FormatId::nvfp4> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float* half_scale = ue4m3_half_scales();  // T(x), spec §3.4: bit 7 ignored, 0x00/0x7F -> 0, 0xFF -> 240

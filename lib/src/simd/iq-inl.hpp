@@ -20,8 +20,7 @@ inline VF grid_quad(const float* grid, unsigned i0, unsigned i1, unsigned i2, un
 // db = (d * (0.5 + s)) * f, three float32 operations in this order.
 inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + static_cast<float>(s))) * f; }
 
-struct Iq2_XXS {
-  static constexpr std::uint32_t kType = 16, kElements = 256, kBytes = 66;
+struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -40,8 +39,7 @@ struct Iq2_XXS {
 };
 
 // The low nibble scales the first 16 elements of group ib, the high nibble the last 16.
-struct Iq2_XS {
-  static constexpr std::uint32_t kType = 17, kElements = 256, kBytes = 74;
+struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -59,8 +57,7 @@ struct Iq2_XS {
 };
 
 // Full sign bytes, no parity; 10-bit indices.
-struct Iq2_S {
-  static constexpr std::uint32_t kType = 22, kElements = 256, kBytes = 82;
+struct Iq2_S : KernelFor<FormatId::iq2_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -79,8 +76,7 @@ struct Iq2_S {
   }
 };
 
-struct Iq3_XXS {
-  static constexpr std::uint32_t kType = 18, kElements = 256, kBytes = 98;
+struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -100,8 +96,7 @@ struct Iq3_XXS {
 };
 
 // db = d * float(1 + 2s): one exact product; 9-bit indices; full sign bytes.
-struct Iq3_S {
-  static constexpr std::uint32_t kType = 21, kElements = 256, kBytes = 110;
+struct Iq3_S : KernelFor<FormatId::iq3_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -128,8 +123,7 @@ inline VF iq1_pair(std::uint64_t g0, std::uint64_t g1) {
 }
 
 // y = dl * (g + delta): the delta shifts the grid value before scaling (spec §7.6).
-struct Iq1_S {
-  static constexpr std::uint32_t kType = 19, kElements = 256, kBytes = 50;
+struct Iq1_S : KernelFor<FormatId::iq1_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -149,8 +143,7 @@ struct Iq1_S {
 };
 
 // iq1_m: delta per 8 elements, scale per 16, d assembled from four top nibbles.
-struct Iq1_M {
-  static constexpr std::uint32_t kType = 29, kElements = 256, kBytes = 56;
+struct Iq1_M : KernelFor<FormatId::iq1_m> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const std::uint8_t *qs = b, *qh = b + 32;
@@ -178,8 +171,7 @@ inline VF iq4_values(__m128i codes) {
   return to_f(vi_i8(_mm_shuffle_epi8(table, codes)));
 }
 
-struct Iq4_NL {
-  static constexpr std::uint32_t kType = 20, kElements = 32, kBytes = 18;
+struct Iq4_NL : KernelFor<FormatId::iq4_nl> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b));
@@ -189,8 +181,7 @@ struct Iq4_NL {
   }
 };
 
-struct Iq4_XS {
-  static constexpr std::uint32_t kType = 23, kElements = 256, kBytes = 136;
+struct Iq4_XS : KernelFor<FormatId::iq4_xs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);

@@ -1,5 +1,6 @@
 // Shared pieces of the SIMD kernels, compiled once per ISA: include a vec_<isa>.hpp first.
-// A kernel is a struct K with kType/kElements/kBytes and
+// A kernel is a struct K deriving from KernelFor<its FormatId> (the format's constants, all taken
+// from the format rows) with
 //   template <class Out> static void block(const std::uint8_t* b, const Out& out, std::size_t i)
 // that decodes one block (no alignment) to elements i.. of `out`, 16 at a time, in the
 // specification's float32 operation order (see each kernel).
@@ -7,12 +8,27 @@
 #error "include simd/vec_<isa>.hpp first"
 #endif
 
+#include <cstddef>
 #include <cstring>
 
+#include "formats/format_rows.hpp"
 #include "simd/kernel_table.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
+
+using formats::FormatId;
+
+// A kernel's format constants, from the format rows: never restated as numbers in a kernel.
+template <FormatId Id>
+struct KernelFor {
+  static constexpr FormatId kId = Id;
+  using Layout = typename formats::LayoutOf<Id>::type;
+  static constexpr std::uint32_t kType = formats::row(Id).ggml_type;
+  static constexpr std::uint32_t kElements = formats::row(Id).block_elements;
+  static constexpr std::uint32_t kBytes = sizeof(Layout);
+  static_assert(kBytes == formats::row(Id).block_bytes);
+};
 
 inline std::uint32_t rd16(const std::uint8_t* p) {
   std::uint16_t v;

@@ -5,8 +5,7 @@ namespace {
 
 // q2_k: y = (dl * float(q)) - ml with dl = d * sc, ml = dmin * mn per 16 elements.
 // Element 128h + 32p + 16s + t has its code in qs byte 32h + 16s + t, bits 2p.
-struct Q2_K {
-  static constexpr std::uint32_t kType = 10, kElements = 256, kBytes = 84;
+struct Q2_K : KernelFor<FormatId::q2_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     alignas(64) float dl[16], ml[16];  // d * sc and dmin * mn of the 16 sub-blocks, all exact
@@ -25,8 +24,7 @@ struct Q2_K {
 };
 
 // q3_k: y = dl * float(q), dl = d * sc(g), q = lo - 4 + 4 * hb (a clear high bit subtracts 4).
-struct Q3_K {
-  static constexpr std::uint32_t kType = 11, kElements = 256, kBytes = 110;
+struct Q3_K : KernelFor<FormatId::q3_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     // sc(g) = low4 + 16 * high2 - 32: low4 from the nibbles of S[0..7] (low ones first),
@@ -71,8 +69,7 @@ inline void k4_scales(const std::uint8_t* K, float d, float dmin, float* d1, flo
 }
 
 // q4_k: y = (d1 * float(q)) - m1; chunk c holds sub-block 2c in low nibbles, 2c+1 in high.
-struct Q4_K {
-  static constexpr std::uint32_t kType = 12, kElements = 256, kBytes = 144;
+struct Q4_K : KernelFor<FormatId::q4_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     float d1[8], m1[8];
@@ -88,8 +85,7 @@ struct Q4_K {
 };
 
 // q5_k: as q4_k plus a fifth bit, bit g of qh[l].
-struct Q5_K {
-  static constexpr std::uint32_t kType = 13, kElements = 256, kBytes = 176;
+struct Q5_K : KernelFor<FormatId::q5_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     float d1[8], m1[8];
@@ -111,8 +107,7 @@ struct Q5_K {
 // q6_k: y = (d * float(sc)) * float(q) — d·sc first (spec §6.5: the sign of zero).
 // Element 128h + 32k + 16s + t: low nibble source ql[64h + 32(k%2) + 16s + t] (k<2 low, else
 // high nibble), high bits qh[32h + 16s + t] >> 2k.
-struct Q6_K {
-  static constexpr std::uint32_t kType = 14, kElements = 256, kBytes = 210;
+struct Q6_K : KernelFor<FormatId::q6_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     alignas(64) float ds[16];  // d * float(sc) per sub-block, rounded first (exact)
@@ -132,8 +127,7 @@ struct Q6_K {
 };
 
 // q8_k: y = d * float(q) with a float32 d (the one product that rounds).
-struct Q8_K {
-  static constexpr std::uint32_t kType = 15, kElements = 256, kBytes = 292;
+struct Q8_K : KernelFor<FormatId::q8_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(f32_of_bits(rd32(b)));

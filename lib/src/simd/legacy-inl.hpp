@@ -4,8 +4,7 @@ namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 // y = float(q - 8) * d
-struct Q4_0 {
-  static constexpr std::uint32_t kType = 2, kElements = 32, kBytes = 18;
+struct Q4_0 : KernelFor<FormatId::q4_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b));
@@ -17,8 +16,7 @@ struct Q4_0 {
 };
 
 // y = (float(q) * d) + m: the product is exact, the sum rounds once.
-struct Q4_1 {
-  static constexpr std::uint32_t kType = 3, kElements = 32, kBytes = 20;
+struct Q4_1 : KernelFor<FormatId::q4_1> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
@@ -31,8 +29,7 @@ struct Q4_1 {
 // Bit 4 of element j is bit j of qh: lo | 16 * ((qh >> j) & 1) for the 16 elements of `lo`.
 inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) { return _mm_or_si128(lo, bytes_where(qh16, _mm_set1_epi8(16))); }
 
-struct Q5_0 {
-  static constexpr std::uint32_t kType = 6, kElements = 32, kBytes = 22;
+struct Q5_0 : KernelFor<FormatId::q5_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b));
@@ -44,8 +41,7 @@ struct Q5_0 {
   }
 };
 
-struct Q5_1 {
-  static constexpr std::uint32_t kType = 7, kElements = 32, kBytes = 24;
+struct Q5_1 : KernelFor<FormatId::q5_1> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
@@ -57,9 +53,9 @@ struct Q5_1 {
 };
 
 // y = float(i8) * d; q8_1 differs only by the unused `s` field before qs.
-template <std::uint32_t Type, std::uint32_t Bytes, int QsOffset>
-struct Q8 {
-  static constexpr std::uint32_t kType = Type, kElements = 32, kBytes = Bytes;
+template <FormatId Id>
+struct Q8 : KernelFor<Id> {
+  static constexpr std::size_t QsOffset = offsetof(typename KernelFor<Id>::Layout, qs);
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b));
@@ -67,8 +63,8 @@ struct Q8 {
     out.put(i + 16, to_f(vi_i8(load16(b + QsOffset + 16))) * d);
   }
 };
-using Q8_0 = Q8<8, 34, 2>;
-using Q8_1 = Q8<9, 36, 4>;
+using Q8_0 = Q8<FormatId::q8_0>;
+using Q8_1 = Q8<FormatId::q8_1>;
 
 }  // namespace
 

@@ -1,11 +1,11 @@
 // SIMD kernels for the 1- and 2-bit formats q1_0, q2_0 (spec §10).
 // Include after simd/kernels_common-inl.hpp.
+
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 // y = bit ? d : -d
-struct Q1_0 {
-  static constexpr std::uint32_t kType = 41, kElements = 128, kBytes = 18;
+struct Q1_0 : KernelFor<FormatId::q1_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b);
@@ -15,8 +15,7 @@ struct Q1_0 {
 };
 
 // y = float(q - 1) * d, four consecutive elements per byte.
-struct Q2_0 {
-  static constexpr std::uint32_t kType = 42, kElements = 64, kBytes = 18;
+struct Q2_0 : KernelFor<FormatId::q2_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b));

@@ -1,5 +1,6 @@
 // SIMD kernels for the ternary formats tq1_0, tq2_0 (spec §8).
 // Include after simd/kernels_common-inl.hpp.
+
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
@@ -10,8 +11,7 @@ inline VI trits(VI bytes, VI pow3) {
 }
 
 // y = float(trit - 1) * d
-struct Tq1_0 {
-  static constexpr std::uint32_t kType = 34, kElements = 256, kBytes = 54;
+struct Tq1_0 : KernelFor<FormatId::tq1_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + 52));
@@ -32,8 +32,7 @@ struct Tq1_0 {
 };
 
 // y = float(q - 1) * d with q-2_k-style bit planes.
-struct Tq2_0 {
-  static constexpr std::uint32_t kType = 35, kElements = 256, kBytes = 66;
+struct Tq2_0 : KernelFor<FormatId::tq2_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + 64));
