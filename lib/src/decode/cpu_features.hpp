@@ -1,9 +1,10 @@
-// CPU feature detection (CPUID + XGETBV) and the process-wide choice of SIMD path.
+// CPU feature detection (CPUID + XGETBV, cpu_features.cpp) and the process-wide choice of SIMD
+// path (isa.cpp). Only lib/src/decode/ asks them: it is the one place that knows which path runs.
 #pragma once
 
 #include <cstdint>
 
-namespace onnxq::simd {
+namespace onnxq::decode {
 
 enum class Isa : int { Scalar = 0, Avx2 = 1, Avx512 = 2 };
 
@@ -17,7 +18,7 @@ struct CpuFeatures {
 // Detected once; all false on non-x86 builds.
 const CpuFeatures& cpu_features();
 const char* isa_name(Isa isa);
-// The cached active path (see onnxq/isa.hpp); throws onnxq::Error for a bad ONNXQ_ISA.
+// The cached active path (see onnxq/decode/isa.hpp); throws onnxq::Error for a bad ONNXQ_ISA.
 Isa active_isa();
 
-}  // namespace onnxq::simd
+}  // namespace onnxq::decode

@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <string>
 
+#include "decode/dispatch.hpp"
 #include "reference/output_convert.hpp"
 #include "reference/plain.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
-#include "decode/dispatch.hpp"
 
 namespace onnxq {
 namespace {
@@ -56,8 +56,11 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
   if (!can_decode_to(format, out_dtype))
     invalid_argument("cannot decode " + std::string(format.gguf_name) + " to " +
                      std::string(dtype_info(out_dtype).onnx_name) + "; expected FLOAT, FLOAT16, BFLOAT16 or DOUBLE");
-  const BlockDecoder* dec = block_decoder(format);
-  if (format.is_block_format() && !dec)
+  const std::size_t out_size = dtype_info(out_dtype).bits / 8;
+  const std::size_t block_out_bytes = std::size_t{format.block_elements} * out_size;
+  const decode::DecodeKernel kernel =
+      decode::decode_kernel(format, out_dtype, decode::want_streaming_stores(block_count * block_out_bytes));
+  if (format.is_block_format() && !kernel.fused && !kernel.scalar)
     fail(ErrorKind::Unsupported, "no decoder for " + std::string(format.gguf_name));
   const auto end_block = checked_add(first_block, block_count);
   const auto end_byte = end_block ? checked_mul(*end_block, format.block_bytes) : std::nullopt;
@@ -68,16 +71,11 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
 
   const auto* in = reinterpret_cast<const std::uint8_t*>(src.data()) + first_block * format.block_bytes;
   auto* out = static_cast<std::byte*>(dst);
-  const std::size_t out_size = dtype_info(out_dtype).bits / 8;
-  const std::size_t block_out_bytes = std::size_t{format.block_elements} * out_size;
-  // SIMD path: decode fused with the output conversion (lib/src/simd); nullptr on the scalar path.
-  const simd::FusedDecodeFn fused =
-      simd::fused_decoder(format, dec, out_dtype, simd::want_streaming_stores(block_count * block_out_bytes));
   auto run = [&](std::size_t begin, std::size_t count) {
-    if (fused)
-      fused(in + begin * format.block_bytes, count, out + begin * block_out_bytes);
-    else if (dec)
-      decode_block_run(*dec, in + begin * format.block_bytes, count, out_dtype, out + begin * block_out_bytes);
+    if (kernel.fused)  // a SIMD kernel: decode fused with the output conversion
+      kernel.fused(in + begin * format.block_bytes, count, out + begin * block_out_bytes);
+    else if (kernel.scalar)
+      decode_block_run(*kernel.scalar, in + begin * format.block_bytes, count, out_dtype, out + begin * block_out_bytes);
     else
       dequant::convert_plain(format.plain_dtype, in + begin * format.block_bytes, count, out_dtype,
                              out + begin * block_out_bytes);

@@ -1,121 +1,123 @@
-// Per-ISA decoder rows, built once from the scalar table (sizes) and the kernels the ISA
-// translation units export. Compiled without ISA flags.
+// Per-path kernel tables, built once from what each ISA's translation units export, and indexed
+// by BlockFormat::index. Compiled without ISA flags: an ISA's getters are called only when the
+// CPU has that ISA.
 #include "decode/dispatch.hpp"
 
 #include <array>
 #include <atomic>
-#include <vector>
 
-#include "onnxq/decode/isa.hpp"
 #include "decode/cpu_features.hpp"
+#include "formats/format_rows.hpp"
 
-namespace onnxq::simd {
+namespace onnxq::decode {
 namespace {
 
-struct IsaRows {
-  std::vector<BlockDecoder> rows;         // float32 decoders, as the decoder table sees them
-  std::vector<const FusedDecoders*> fused;  // parallel to rows
-  const PlainConverters* plain = nullptr;
+using simd::FusedDecoders;
+
+struct PathKernels {
+  std::array<const FusedDecoders*, formats::kFormatRows.size()> blocks{};  // null: the scalar reference
+  const simd::PlainConverters* plain = nullptr;                             // null: scalar conversion
+  const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
 };
 
-void add_list(IsaRows& r, const FusedDecoders* list) {
-  for (; list && list->ggml_type != 0; ++list) {
-    const BlockDecoder* scalar = scalar_block_decoder(list->ggml_type);
-    if (!scalar || !list->f32) continue;
-    r.rows.push_back({scalar->ggml_type, scalar->block_elements, scalar->block_bytes, list->f32});
-    r.fused.push_back(list);
-  }
+void add(PathKernels& k, std::span<const FusedDecoders> family) {
+  for (const FusedDecoders& d : family) k.blocks[d.format_index] = &d;
 }
 
-IsaRows build(Isa isa) {
-  IsaRows r;
+PathKernels build(Isa isa) {
+  PathKernels k;
 #if ONNXQ_HAVE_X86_SIMD
-  // Not even the table getters of an ISA the CPU lacks are called: they are compiled with its flags.
-  if (isa == Isa::Avx2 && cpu_features().avx2) {
-    for (auto* l : {avx2::legacy_decoders(), avx2::kquant_decoders(), avx2::iq_decoders(), avx2::ternary_decoders(),
-                    avx2::fp4_decoders(), avx2::lowbit_decoders()})
-      add_list(r, l);
-    r.plain = &avx2::plain_converters();
-  } else if (isa == Isa::Avx512 && cpu_features().avx512) {
-    for (auto* l : {avx512::legacy_decoders(), avx512::kquant_decoders(), avx512::iq_decoders(),
-                    avx512::ternary_decoders(), avx512::fp4_decoders(), avx512::lowbit_decoders()})
-      add_list(r, l);
-    r.plain = &avx512::plain_converters();
+  const CpuFeatures& cpu = cpu_features();
+  if (isa == Isa::Avx2 && cpu.avx2) {
+    namespace ns = simd::avx2;
+    for (auto family : {ns::legacy_decoders(), ns::kquant_decoders(), ns::iq_decoders(), ns::ternary_decoders(),
+                        ns::fp4_decoders(), ns::lowbit_decoders()})
+      add(k, family);
+    k.plain = &ns::plain_converters();
+    k.unpack = &simd::avx2::unpack_kernels();
+  } else if (isa == Isa::Avx512 && cpu.avx512) {
+    namespace ns = simd::avx512;
+    for (auto family : {ns::legacy_decoders(), ns::kquant_decoders(), ns::iq_decoders(), ns::ternary_decoders(),
+                        ns::fp4_decoders(), ns::lowbit_decoders()})
+      add(k, family);
+    k.plain = &ns::plain_converters();
+    k.unpack = cpu.avx512_vbmi ? &simd::avx512vbmi::unpack_kernels() : &simd::avx512::unpack_kernels();
   }
 #else
   (void)isa;
 #endif
-  r.rows.shrink_to_fit();
-  return r;
+  return k;
 }
 
-const IsaRows& rows_for(Isa isa) {
-  static const std::array<IsaRows, 3> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512)};
-  return all[static_cast<int>(isa)];
+const PathKernels& active_kernels() {
+  static const std::array<PathKernels, 3> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512)};
+  return all[static_cast<int>(active_isa())];
 }
 
 int slot_of(DType out) {
   switch (out) {
-    case DType::Float: return kOutF32;
-    case DType::Float16: return kOutF16;
-    case DType::BFloat16: return kOutBF16;
-    case DType::Double: return kOutF64;
+    case DType::Float: return simd::kOutF32;
+    case DType::Float16: return simd::kOutF16;
+    case DType::BFloat16: return simd::kOutBF16;
+    case DType::Double: return simd::kOutF64;
     default: return -1;
   }
 }
 
-}  // namespace
-
-const BlockDecoder* simd_block_decoder(std::uint32_t ggml_type) {
-  const IsaRows& r = rows_for(active_isa());
-  for (const BlockDecoder& row : r.rows)
-    if (row.ggml_type == ggml_type) return &row;
-  return nullptr;
+int plain_source_of(DType plain) {
+  switch (plain) {
+    case DType::Float: return simd::kFromF32;
+    case DType::Float16: return simd::kFromF16;
+    case DType::BFloat16: return simd::kFromBF16;
+    default: return -1;
+  }
 }
 
-FusedDecodeFn fused_decoder(const BlockFormat& format, const BlockDecoder* dec, DType out, bool streaming) {
-  const int slot = slot_of(out);
-  if (slot < 0) return nullptr;
-  if (!format.is_block_format()) {
-    const PlainConverters* p = rows_for(active_isa()).plain;
-    const int source = format.plain_dtype == DType::Float     ? kFromF32
-                       : format.plain_dtype == DType::Float16  ? kFromF16
-                       : format.plain_dtype == DType::BFloat16 ? kFromBF16
-                                                               : -1;
-    if (!p || source < 0 || format.plain_dtype == out) return nullptr;  // same type: the caller copies bits
-    return streaming ? p->streaming[source][slot] : p->regular[source][slot];
-  }
-  if (!dec) return nullptr;
-  for (int isa = 1; isa <= 2; ++isa) {  // find the row by address: scalar rows have none
-    const IsaRows& r = rows_for(static_cast<Isa>(isa));
-    if (r.rows.empty() || dec < r.rows.data() || dec >= r.rows.data() + r.rows.size()) continue;
-    const FusedDecoders* f = r.fused[static_cast<std::size_t>(dec - r.rows.data())];
-    return streaming ? f->streaming[slot] : f->regular[slot];
-  }
-  return nullptr;
-}
-
-namespace {
 // Non-temporal stores pay off once the output is far larger than the caches it would
 // evict and is not read back right away (measured: tests/bench/simd_bench.cpp).
 std::atomic<std::size_t> g_streaming_threshold{std::size_t{32} << 20};
+
 }  // namespace
+
+DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming) {
+  DecodeKernel k;
+  const PathKernels& path = active_kernels();
+  const int slot = slot_of(out);
+  if (format.is_block_format()) {
+    k.scalar = scalar_block_decoder(format.ggml_type);
+    if (const FusedDecoders* f = path.blocks[format.index]; f && slot >= 0)
+      k.fused = streaming ? f->streaming[slot] : f->regular[slot];
+    return k;
+  }
+  const int source = plain_source_of(format.plain_dtype);
+  // The same type in and out is a copy of bits, which the scalar conversion does.
+  if (path.plain && source >= 0 && slot >= 0 && format.plain_dtype != out)
+    k.fused = streaming ? path.plain->streaming[source][slot] : path.plain->regular[source][slot];
+  return k;
+}
 
 bool want_streaming_stores(std::size_t out_bytes) {
   return out_bytes >= g_streaming_threshold.load(std::memory_order_relaxed);
 }
 
-}  // namespace onnxq::simd
+const simd::UnpackKernels& unpack_kernels() { return *active_kernels().unpack; }
 
-namespace onnxq {
-
-// The one dispatch point: the active path's SIMD decoder, else the scalar reference.
-const BlockDecoder* block_decoder(const BlockFormat& format) {
-  if (!format.is_block_format()) return nullptr;
-  if (const BlockDecoder* fast = simd::simd_block_decoder(format.ggml_type)) return fast;
-  return scalar_block_decoder(format.ggml_type);
+std::vector<const simd::UnpackKernels*> all_unpack_kernels() {
+  std::vector<const simd::UnpackKernels*> sets{&simd::portable::unpack_kernels()};
+#if ONNXQ_HAVE_X86_SIMD
+  const CpuFeatures& cpu = cpu_features();
+  if (cpu.avx2) sets.push_back(&simd::avx2::unpack_kernels());
+  if (cpu.avx512) sets.push_back(&simd::avx512::unpack_kernels());
+  if (cpu.avx512 && cpu.avx512_vbmi) sets.push_back(&simd::avx512vbmi::unpack_kernels());
+#endif
+  return sets;
 }
 
-std::size_t streaming_store_threshold() { return simd::g_streaming_threshold.load(std::memory_order_relaxed); }
-void set_streaming_store_threshold(std::size_t bytes) { simd::g_streaming_threshold.store(bytes, std::memory_order_relaxed); }
+}  // namespace onnxq::decode
+
+namespace onnxq {
+std::size_t streaming_store_threshold() { return decode::g_streaming_threshold.load(std::memory_order_relaxed); }
+void set_streaming_store_threshold(std::size_t bytes) {
+  decode::g_streaming_threshold.store(bytes, std::memory_order_relaxed);
+}
 }  // namespace onnxq

@@ -1,25 +1,32 @@
-// The SIMD side of the one dispatch point: what block_decoder(), decode_blocks() and the
-// plain conversions ask. Every function answers nullptr/false when the active path is
-// scalar or has no SIMD version, and the caller then uses the scalar reference.
+// The one dispatch point: the only code that knows which SIMD path runs. It picks, once per call,
+// the kernel for a format and output dtype (decoders) or the row-kernel set (Unpack), from tables
+// built once per path from what lib/src/simd/ exports; the scalar path is the reference code.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
+#include <vector>
 
 #include "onnxq/decode/decode_blocks.hpp"
 #include "simd/kernel_table.hpp"
+#include "simd/unpack_kernels.hpp"
 
-namespace onnxq::simd {
+namespace onnxq::decode {
 
-// A decoder-table row whose float32 decoder is the active path's SIMD one.
-const BlockDecoder* simd_block_decoder(std::uint32_t ggml_type);
-// The decoder writing `out` directly: for a block format the one behind `dec` (a row from
-// simd_block_decoder; scalar rows have none), for plain F32/F16/BF16 the element-wise
-// conversion (block_count = element count). nullptr = use the scalar path.
-// `streaming` asks for non-temporal stores.
-FusedDecodeFn fused_decoder(const BlockFormat& format, const BlockDecoder* dec, DType out, bool streaming);
-// Whether a decode of `out_bytes` bytes in all should bypass the caches. (The streaming
-// decoders fall back to ordinary stores for a run whose destination is not 64-byte aligned.)
+// How decode_blocks() decodes one format to one output dtype: `fused` writes the output directly
+// (a SIMD kernel); else `scalar`, the reference decoder to float32 (block formats); for plain
+// types with neither, the scalar element conversion.
+struct DecodeKernel {
+  simd::FusedDecodeFn fused = nullptr;
+  const BlockDecoder* scalar = nullptr;
+};
+// `streaming` asks for non-temporal stores (the kernel falls back to ordinary stores for a
+// destination that is not 64-byte aligned).
+DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming);
+// Whether a decode of `out_bytes` bytes in all should bypass the caches.
 bool want_streaming_stores(std::size_t out_bytes);
 
-}  // namespace onnxq::simd
+// The Unpack row kernels of the active path, and every set this CPU runs (portable first).
+const simd::UnpackKernels& unpack_kernels();
+std::vector<const simd::UnpackKernels*> all_unpack_kernels();
+
+}  // namespace onnxq::decode

@@ -3,21 +3,21 @@
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/ops/unpack.hpp"
-#include "simd/unpack_kernels.hpp"
+#include "decode/dispatch.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq {
 
 std::vector<std::string> unpack_kernel_paths() {
   std::vector<std::string> names;
-  for (const ops_detail::UnpackKernels* k : ops_detail::available_unpack_kernels()) names.emplace_back(k->name);
+  for (const simd::UnpackKernels* k : decode::all_unpack_kernels()) names.emplace_back(k->name);
   return names;
 }
 
 void unpack_into_path(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs, Tensor& y,
                       std::string_view path) {
-  const ops_detail::UnpackKernels* kernels = nullptr;
-  for (const ops_detail::UnpackKernels* k : ops_detail::available_unpack_kernels())
+  const simd::UnpackKernels* kernels = nullptr;
+  for (const simd::UnpackKernels* k : decode::all_unpack_kernels())
     if (path == k->name) kernels = k;
   if (!kernels) fail(ErrorKind::Unsupported, "Unpack: no kernel path '" + std::string(path) + "' on this CPU");
   const ops_detail::UnpackPlan plan = ops_detail::plan_unpack(x, count, attrs);

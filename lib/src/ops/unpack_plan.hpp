@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "onnxq/ops/unpack.hpp"
+#include "simd/unpack_kernels.hpp"
 
 namespace onnxq::ops_detail {
 
@@ -40,11 +41,8 @@ void unpack_reference_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8
 // Uses the kernel set of the active SIMD path (ONNXQ_ISA / select_isa).
 bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out);
 
-struct UnpackKernels;
 // The same through one kernel set (its missing entries fall back to the portable kernels).
-bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out, const UnpackKernels& kernels);
-// The kernel sets this CPU runs, portable first, and the one the active SIMD path picks.
-std::vector<const UnpackKernels*> available_unpack_kernels();
-const UnpackKernels& active_unpack_kernels();
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out,
+                        const simd::UnpackKernels& kernels);
 
 }  // namespace onnxq::ops_detail

@@ -38,8 +38,8 @@ struct Nvfp4 : KernelFor<FormatId::nvfp4> {
 
 }  // namespace
 
-const FusedDecoders* fp4_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Mxfp4>(), row<Nvfp4>(), kEndOfList};
+std::span<const FusedDecoders> fp4_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Mxfp4>(), row<Nvfp4>()};
   return kRows;
 }
 

@@ -79,20 +79,13 @@ void run_blocks(const std::uint8_t* src, std::size_t n, void* dst) {
   out.finish();
 }
 template <class K>
-void run_f32(const std::uint8_t* src, std::size_t n, float* y) {
-  run_blocks<K, OutF32<false>>(src, n, y);
-}
-
-template <class K>
 constexpr FusedDecoders row() {
-  return FusedDecoders{K::kType,
-                       &run_f32<K>,
+  return FusedDecoders{formats::row(K::kId).index,
                        {&run_blocks<K, OutF32<false>>, &run_blocks<K, OutF16<false>>, &run_blocks<K, OutBF16<false>>,
                         &run_blocks<K, OutF64<false>>},
                        {&run_blocks<K, OutF32<true>>, &run_blocks<K, OutF16<true>>, &run_blocks<K, OutBF16<true>>,
                         &run_blocks<K, OutF64<true>>}};
 }
-constexpr FusedDecoders kEndOfList{0, nullptr, {}, {}};
 
 }  // namespace
 }  // namespace onnxq::simd::ONNXQ_SIMD_NS

@@ -137,9 +137,9 @@ struct Q8_K : KernelFor<FormatId::q8_k> {
 
 }  // namespace
 
-const FusedDecoders* kquant_decoders() {
+std::span<const FusedDecoders> kquant_decoders() {
   static constexpr FusedDecoders kRows[] = {row<Q2_K>(), row<Q3_K>(), row<Q4_K>(), row<Q5_K>(),
-                                            row<Q6_K>(), row<Q8_K>(), kEndOfList};
+                                            row<Q6_K>(), row<Q8_K>()};
   return kRows;
 }
 

@@ -68,9 +68,9 @@ using Q8_1 = Q8<FormatId::q8_1>;
 
 }  // namespace
 
-const FusedDecoders* legacy_decoders() {
+std::span<const FusedDecoders> legacy_decoders() {
   static constexpr FusedDecoders kRows[] = {row<Q4_0>(), row<Q4_1>(), row<Q5_0>(), row<Q5_1>(),
-                                            row<Q8_0>(), row<Q8_1>(), kEndOfList};
+                                            row<Q8_0>(), row<Q8_1>()};
   return kRows;
 }
 

@@ -29,8 +29,8 @@ struct Q2_0 : KernelFor<FormatId::q2_0> {
 
 }  // namespace
 
-const FusedDecoders* lowbit_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Q1_0>(), row<Q2_0>(), kEndOfList};
+std::span<const FusedDecoders> lowbit_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Q1_0>(), row<Q2_0>()};
   return kRows;
 }
 

@@ -47,8 +47,8 @@ struct Tq2_0 : KernelFor<FormatId::tq2_0> {
 
 }  // namespace
 
-const FusedDecoders* ternary_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Tq1_0>(), row<Tq2_0>(), kEndOfList};
+std::span<const FusedDecoders> ternary_decoders() {
+  static constexpr FusedDecoders kRows[] = {row<Tq1_0>(), row<Tq2_0>()};
   return kRows;
 }
 

@@ -27,9 +27,6 @@ struct BlockDecoder {
 // The scalar reference ("oracle") decoder of a block format; nullptr for plain types
 // and unknown types. These follow the specification's float32 operation order exactly.
 const BlockDecoder* scalar_block_decoder(std::uint32_t ggml_type);
-// The decoder the library uses for a block format (the dispatch point; SIMD variants
-// will be chosen here). nullptr for plain types.
-const BlockDecoder* block_decoder(const BlockFormat& format);
 
 // Whether decode_blocks can write `format` as `out_dtype`: block formats and the
 // float plain types to FLOAT/FLOAT16/BFLOAT16/DOUBLE; integer plain types also to

@@ -14,7 +14,7 @@
 
 #include "simd/unpack_kernels.hpp"
 
-namespace onnxq::ops_detail {
+namespace onnxq::simd {
 namespace {
 
 template <unsigned BITS>
@@ -79,10 +79,10 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 // (3, 5), as in simd/avx512vbmi/unpack.cpp: q = ceil(256 v / 243) (here v + ((13 v + 242) * 270 >> 16),
 // exact for v < 243), then digit d_i = ((q * 3^(4-i)) mod 256) * 3 >> 8. 32 groups make 160 codes
 // in five vectors; vpshufb places the groups in-lane (lanes 0..4 of the 160 codes use groups 0..15).
-struct TernaryTables {
+struct Radix3Tables {
   std::uint8_t group[5][32]{};
   std::uint16_t even[5][16]{}, odd[5][16]{};  // 3^(4-i) mod 256, placed for the multiply
-  constexpr TernaryTables() {
+  constexpr Radix3Tables() {
     constexpr unsigned pow3[5] = {81, 27, 9, 3, 1};
     for (unsigned m = 0; m < 5; ++m)
       for (unsigned t = 0; t < 32; ++t) {
@@ -99,8 +99,8 @@ inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<co
 
 // STREAM: non-temporal stores when the row's output is 32-byte aligned (160-code blocks keep it so).
 template <bool STREAM>
-bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
-  static constexpr TernaryTables t;
+bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+  static constexpr Radix3Tables t;
   const bool stream = STREAM && reinterpret_cast<std::uintptr_t>(out) % 32 == 0;
   const __m256i low = _mm256_set1_epi16(0x00FF), high = _mm256_set1_epi16(static_cast<short>(0xFF00));
   const __m256i three = _mm256_set1_epi16(3), limit = _mm256_set1_epi8(static_cast<char>(242));
@@ -127,22 +127,20 @@ bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count)
     }
   }
   if (stream) _mm_sfence();
-  return c >= count || unpack_ternary_row_portable(in + g, out + c, count - c);
+  return c >= count || unpack_radix3_row_portable(in + g, out + c, count - c);
 }
 
 }  // namespace
 
-const UnpackKernels& avx2_unpack_kernels() {
+namespace avx2 {
+const UnpackKernels& unpack_kernels() {
   static const UnpackKernels k{"avx2",
-                               {nullptr, &bits_row<1, false>, &bits_row<2, false>, &bits_row<3, false>,
-                                &bits_row<4, false>, &bits_row<5, false>, &bits_row<6, false>, &bits_row<7, false>,
-                                &bits_row<8, false>},
-                               {nullptr, &bits_row<1, true>, &bits_row<2, true>, &bits_row<3, true>,
-                                &bits_row<4, true>, &bits_row<5, true>, &bits_row<6, true>, &bits_row<7, true>,
-                                &bits_row<8, true>},
-                               &ternary_row<false>,
-                               &ternary_row<true>};
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
+                               &radix3_row<false>,
+                               &radix3_row<true>};
   return k;
 }
+}  // namespace avx2
 
-}  // namespace onnxq::ops_detail
+}  // namespace onnxq::simd

@@ -13,7 +13,7 @@
 
 #include "simd/unpack_kernels.hpp"
 
-namespace onnxq::ops_detail {
+namespace onnxq::simd {
 namespace {
 
 inline __mmask64 first_bytes(std::uint64_t n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
@@ -84,18 +84,16 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 
 }  // namespace
 
-const UnpackKernels& avx512bw_unpack_kernels() {
+namespace avx512 {
+const UnpackKernels& unpack_kernels() {
   static const UnpackKernels k{"avx512bw",
-                               {nullptr, &bits_row<1, false>, &bits_row<2, false>, &bits_row<3, false>,
-                                &bits_row<4, false>, &bits_row<5, false>, &bits_row<6, false>, &bits_row<7, false>,
-                                &bits_row<8, false>},
-                               {nullptr, &bits_row<1, true>, &bits_row<2, true>, &bits_row<3, true>,
-                                &bits_row<4, true>, &bits_row<5, true>, &bits_row<6, true>, &bits_row<7, true>,
-                                &bits_row<8, true>},
-                               // Every CPU with this path has AVX2 (simd::CpuFeatures::avx512 implies avx2).
-                               avx2_unpack_kernels().ternary,
-                               avx2_unpack_kernels().ternary_stream};
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
+                               // Every CPU with this path has AVX2 (CpuFeatures::avx512 implies avx2).
+                               avx2::unpack_kernels().radix3,
+                               avx2::unpack_kernels().radix3_stream};
   return k;
 }
+}  // namespace avx512
 
-}  // namespace onnxq::ops_detail
+}  // namespace onnxq::simd

@@ -13,7 +13,7 @@
 
 #include "simd/unpack_kernels.hpp"
 
-namespace onnxq::ops_detail {
+namespace onnxq::simd {
 namespace {
 
 inline __m512i load_table(const void* t) { return _mm512_loadu_si512(t); }
@@ -72,11 +72,11 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 // (3, 5): a byte v < 243 holds digits d0..d4 with v = sum d_i 3^i. With q = ceil(256 v / 243),
 // q / 256 approximates v / 243 = 0.d4d3d2d1d0 (base 3), so digit d_i is the integer part of
 // 3 * frac(q * 3^(4-i) / 256): ((q * 3^(4-i)) mod 256) * 3 >> 8 (checked for all 243 v by the tests).
-struct TernaryTables {
+struct Radix3Tables {
   std::uint8_t q[4][64]{};      // q(v) for v in [64k, 64k+64)
   std::uint8_t group[5][64]{};  // output byte -> group within the 64 bytes
   std::uint16_t even[5][32]{}, odd[5][32]{};  // 3^(4-i) mod 256, placed for the multiply
-  constexpr TernaryTables() {
+  constexpr Radix3Tables() {
     for (unsigned v = 0; v < 256; ++v) q[v / 64][v % 64] = static_cast<std::uint8_t>(v < 243 ? (256 * v + 242) / 243 : 0);
     constexpr unsigned pow3[5] = {81, 27, 9, 3, 1};
     for (unsigned m = 0; m < 5; ++m)
@@ -93,9 +93,9 @@ struct TernaryTables {
 // STREAM: non-temporal stores for the whole vectors when the row's output is 64-byte aligned
 // (320 codes per block keep it so).
 template <bool STREAM>
-bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
+bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) {
   const bool stream = STREAM && reinterpret_cast<std::uintptr_t>(out) % 64 == 0;
-  static constexpr TernaryTables t;
+  static constexpr Radix3Tables t;
   const __m512i q0 = load_table(t.q[0]), q1 = load_table(t.q[1]), q2 = load_table(t.q[2]), q3 = load_table(t.q[3]);
   __m512i group[5], even[5], odd[5];
   for (unsigned m = 0; m < 5; ++m) {
@@ -136,17 +136,15 @@ bool ternary_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count)
 
 }  // namespace
 
-const UnpackKernels& avx512vbmi_unpack_kernels() {
+namespace avx512vbmi {
+const UnpackKernels& unpack_kernels() {
   static const UnpackKernels k{"avx512vbmi",
-                               {nullptr, &bits_row<1, false>, &bits_row<2, false>, &bits_row<3, false>,
-                                &bits_row<4, false>, &bits_row<5, false>, &bits_row<6, false>, &bits_row<7, false>,
-                                &bits_row<8, false>},
-                               {nullptr, &bits_row<1, true>, &bits_row<2, true>, &bits_row<3, true>,
-                                &bits_row<4, true>, &bits_row<5, true>, &bits_row<6, true>, &bits_row<7, true>,
-                                &bits_row<8, true>},
-                               &ternary_row<false>,
-                               &ternary_row<true>};
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
+                               &radix3_row<false>,
+                               &radix3_row<true>};
   return k;
 }
+}  // namespace avx512vbmi
 
-}  // namespace onnxq::ops_detail
+}  // namespace onnxq::simd
