@@ -184,7 +184,7 @@ TEST(SpecExamples, Q1_0AndQ2_0BitOrder) {  // §10
 
 // The generated codebooks keep the properties the spec states for each table (§7, §12).
 TEST(Codebooks, HaveTheSpecsValueSets) {
-  using namespace dequant;
+  using namespace formats;
   auto bytes_in = [](auto grid, int per_entry, std::initializer_list<int> allowed) {
     for (auto v : grid)
       for (int k = 0; k < per_entry; ++k) {

@@ -59,13 +59,13 @@ static_assert(kBlockFormatCount == 27, "DequantizePacked-29 defines 27 block for
 
 constexpr const BlockFormat& row(FormatId id) { return kFormatRows[rows_detail::index_of(id)]; }
 
-// The layout struct of a block format: LayoutOf<FormatId::q4_k> is dequant::BlockQ4_K.
+// The layout struct of a block format: LayoutOf<FormatId::q4_k> is BlockQ4_K.
 template <FormatId Id>
 struct LayoutOf;
 #define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
   template <>                                                                                           \
   struct LayoutOf<FormatId::id> {                                                                       \
-    using type = dequant::Layout;                                                                       \
+    using type = Layout;                                                                                \
   };
 #include "formats/format_rows.def"
 

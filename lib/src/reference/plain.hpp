@@ -6,10 +6,15 @@
 
 #include "onnxq/core/dtype.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 
 // n elements of `source` at src (unaligned) to `out` at dst. `out` is a float dtype
 // or `source` itself (validated by the caller).
 void convert_plain(DType source, const std::uint8_t* src, std::size_t n, DType out, void* dst);
 
+}  // namespace onnxq::reference
+
+// Until lib/src/decode/ (being rewritten) says reference::convert_plain.
+namespace onnxq::dequant {
+using reference::convert_plain;
 }  // namespace onnxq::dequant

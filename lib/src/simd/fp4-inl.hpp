@@ -7,7 +7,7 @@ namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 inline VF fp4_values(__m128i codes) {
-  const __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dequant::kKvaluesFp4.data()));
+  const __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(formats::kKvaluesFp4.data()));
   return to_f(vi_i8(_mm_shuffle_epi8(table, codes)));
 }
 

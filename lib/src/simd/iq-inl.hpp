@@ -7,9 +7,9 @@
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
-using dequant::kIq1sGrid;
-using dequant::kKsignsIq2xs;
-using dequant::kKvaluesIq4nl;
+using formats::kIq1sGrid;
+using formats::kKsignsIq2xs;
+using formats::kKvaluesIq4nl;
 
 // The magnitudes of two 8-element grid entries (float32 rows of float_grids()).
 inline VF grid_pair(const float* grid, unsigned i0, unsigned i1) { return vf_rows8(grid + 8 * i0, grid + 8 * i1); }

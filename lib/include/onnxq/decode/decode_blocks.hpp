@@ -16,19 +16,21 @@ namespace onnxq {
 // per block, written to `y`. No alignment is required of `src`.
 using BlockDecodeFn = void (*)(const std::uint8_t* src, std::size_t block_count, float* y);
 
-// One row of the decoder table, parallel to the format table and keyed by ggml type.
+// One row of a decoder table: a block format's decoder with the type and sizes of its format row.
 struct BlockDecoder {
   std::uint32_t ggml_type;
-  std::uint32_t block_elements;  // from the decoder's own layout constants
-  std::uint32_t block_bytes;     // sizeof the decoder's block layout struct
+  std::uint32_t block_elements;
+  std::uint32_t block_bytes;
   BlockDecodeFn decode;
 };
 
 // The scalar reference ("oracle") decoder of a block format; nullptr for plain types
 // and unknown types. These follow the specification's float32 operation order exactly.
+// The BlockFormat overload indexes by BlockFormat::index (no search).
+const BlockDecoder* scalar_block_decoder(const BlockFormat& format);
 const BlockDecoder* scalar_block_decoder(std::uint32_t ggml_type);
-// The decoder the library uses for a block format (the dispatch point; SIMD variants
-// will be chosen here). nullptr for plain types.
+// The decoder the library uses for a block format: the SIMD variant of the active path
+// (onnxq/decode/isa.hpp) where there is one, else the scalar one. nullptr for plain types.
 const BlockDecoder* block_decoder(const BlockFormat& format);
 
 // Whether decode_blocks can write `format` as `out_dtype`: block formats and the
