@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "../../lib/src/formats/codebooks.hpp"  // generated tables, checked for the spec's properties below
+#include "formats/codebooks.hpp"  // private: the generated tables, checked for the spec's properties below
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
 
