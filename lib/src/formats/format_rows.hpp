@@ -1,7 +1,8 @@
 // The format table as compile-time data, expanded from formats/format_rows.def: FormatId, the
-// rows, each block format's field list and layout struct. Kernels take their constants from here
-// (kernels never restate a format's id, element count or byte count), and format_table.cpp
-// serves the same rows at run time.
+// rows, each block format's field list and layout struct. The SIMD and reference decoders take
+// their constants from here (never restating a format's id, element count or byte count), stats
+// derives its scale fields from the field lists, and format_table.cpp serves the same rows at
+// run time.
 #pragma once
 
 #include <array>

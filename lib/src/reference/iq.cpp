@@ -195,5 +195,4 @@ void decode_iq1_m(const std::uint8_t* s, std::size_t n, float* y) { decode_run<F
 void decode_iq4_nl(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_nl, iq4_nl_block>(s, n, y); }
 void decode_iq4_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_xs, iq4_xs_block>(s, n, y); }
 
-
 }  // namespace onnxq::reference
