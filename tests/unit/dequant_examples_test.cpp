@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "../../lib/src/formats/codebooks.hpp"  // generated tables, checked for the spec's properties below
+#include "formats/codebooks.hpp"  // private: the generated tables, checked for the spec's properties below
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
 
@@ -184,7 +184,7 @@ TEST(SpecExamples, Q1_0AndQ2_0BitOrder) {  // §10
 
 // The generated codebooks keep the properties the spec states for each table (§7, §12).
 TEST(Codebooks, HaveTheSpecsValueSets) {
-  using namespace dequant;
+  using namespace formats;
   auto bytes_in = [](auto grid, int per_entry, std::initializer_list<int> allowed) {
     for (auto v : grid)
       for (int k = 0; k < per_entry; ++k) {

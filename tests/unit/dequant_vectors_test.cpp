@@ -120,13 +120,19 @@ TEST(DecoderTable, MatchesTheFormatTable) {
   for (const BlockFormat& f : block_formats()) {
     const BlockDecoder* d = scalar_block_decoder(f.ggml_type);
     ASSERT_NE(d, nullptr) << f.format_id;
+    EXPECT_EQ(scalar_block_decoder(f), d) << f.format_id;  // found by index, the same row
+    EXPECT_EQ(d->ggml_type, f.ggml_type) << f.format_id;
     EXPECT_EQ(d->block_bytes, f.block_bytes) << f.format_id;
     EXPECT_EQ(d->block_elements, f.block_elements) << f.format_id;
   }
   for (const BlockFormat& f : all_formats())
     if (!f.is_block_format()) {
+      EXPECT_EQ(scalar_block_decoder(f), nullptr) << f.gguf_name;
       EXPECT_EQ(scalar_block_decoder(f.ggml_type), nullptr) << f.gguf_name;
     }
+  BlockFormat stray = *find_format("gguf:q4_k");  // a row whose index is not its own
+  stray.index = 0;
+  EXPECT_EQ(scalar_block_decoder(stray), nullptr);
 }
 
 // Plain types: blocks/<t>.bin and the zoo tensors; integers and F64 also exactly in their own dtype.

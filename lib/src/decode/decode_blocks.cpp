@@ -34,7 +34,7 @@ void decode_block_run(const BlockDecoder& dec, const std::uint8_t* src, std::siz
   for (std::size_t done = 0; done < blocks;) {
     const std::size_t k = std::min(per_tile, blocks - done);
     dec.decode(src + done * dec.block_bytes, k, tile);
-    dequant::store_floats(tile, k * dec.block_elements, out, dst + done * dec.block_elements * out_size);
+    reference::store_floats(tile, k * dec.block_elements, out, dst + done * dec.block_elements * out_size);
     done += k;
   }
 }
@@ -77,7 +77,7 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
     else if (kernel.scalar)
       decode_block_run(*kernel.scalar, in + begin * format.block_bytes, count, out_dtype, out + begin * block_out_bytes);
     else
-      dequant::convert_plain(format.plain_dtype, in + begin * format.block_bytes, count, out_dtype,
+      reference::convert_plain(format.plain_dtype, in + begin * format.block_bytes, count, out_dtype,
                              out + begin * block_out_bytes);
   };
 

@@ -84,7 +84,7 @@ DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming)
   const PathKernels& path = active_kernels();
   const int slot = slot_of(out);
   if (format.is_block_format()) {
-    k.scalar = scalar_block_decoder(format.ggml_type);
+    k.scalar = scalar_block_decoder(format);
     if (const FusedDecoders* f = path.blocks[format.index]; f && slot >= 0)
       k.fused = streaming ? f->streaming[slot] : f->regular[slot];
     return k;

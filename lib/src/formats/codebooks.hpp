@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace onnxq::dequant {
+namespace onnxq::formats {
 
 extern const std::array<std::uint64_t, 256> kIq2xxsGrid;  // iq2xxs_grid.json
 extern const std::array<std::uint64_t, 512> kIq2xsGrid;  // iq2xs_grid.json
@@ -20,4 +20,4 @@ extern const std::array<std::int8_t, 16> kKvaluesFp4;  // kvalues_fp4.json
 inline constexpr float kIq1sDelta = 0.125f;  // constants.json IQ1S_DELTA, bits 0x3e000000
 inline constexpr float kIq1mDelta = 0.125f;  // constants.json IQ1M_DELTA, bits 0x3e000000
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::formats

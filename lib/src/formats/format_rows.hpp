@@ -1,7 +1,8 @@
 // The format table as compile-time data, expanded from formats/format_rows.def: FormatId, the
-// rows, each block format's field list and layout struct. Kernels take their constants from here
-// (kernels never restate a format's id, element count or byte count), and format_table.cpp
-// serves the same rows at run time.
+// rows, each block format's field list and layout struct. The SIMD and reference decoders take
+// their constants from here (never restating a format's id, element count or byte count), stats
+// derives its scale fields from the field lists, and format_table.cpp serves the same rows at
+// run time.
 #pragma once
 
 #include <array>
@@ -59,13 +60,13 @@ static_assert(kBlockFormatCount == 27, "DequantizePacked-29 defines 27 block for
 
 constexpr const BlockFormat& row(FormatId id) { return kFormatRows[rows_detail::index_of(id)]; }
 
-// The layout struct of a block format: LayoutOf<FormatId::q4_k> is dequant::BlockQ4_K.
+// The layout struct of a block format: LayoutOf<FormatId::q4_k> is BlockQ4_K.
 template <FormatId Id>
 struct LayoutOf;
 #define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
   template <>                                                                                           \
   struct LayoutOf<FormatId::id> {                                                                       \
-    using type = dequant::Layout;                                                                       \
+    using type = Layout;                                                                                \
   };
 #include "formats/format_rows.def"
 

@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "formats/format_rows.hpp"
 #include "onnxq/core/half.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 
 inline std::uint32_t u16_at(const std::uint8_t* b) { return static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8); }
 
@@ -26,11 +27,11 @@ inline float half_at(const std::uint8_t* b) { return half_to_float(static_cast<s
 // Byte x as two's complement (spec §2.2 i8()).
 inline int i8_of(std::uint8_t x) { return static_cast<int>(static_cast<std::int8_t>(x)); }
 
-// Runs a one-block decoder over consecutive blocks: Layout is the block's byte struct
-// (its sizeof is the block size), QK the elements per block.
-template <class Layout, std::size_t QK, void (*DecodeOne)(const std::uint8_t*, float*)>
+// Runs a one-block decoder over consecutive blocks of format Id, sized by its format row.
+template <formats::FormatId Id, void (*DecodeOne)(const std::uint8_t*, float*)>
 void decode_run(const std::uint8_t* src, std::size_t block_count, float* y) {
-  for (std::size_t i = 0; i < block_count; ++i) DecodeOne(src + i * sizeof(Layout), y + i * QK);
+  constexpr std::size_t kBytes = formats::row(Id).block_bytes, kElements = formats::row(Id).block_elements;
+  for (std::size_t i = 0; i < block_count; ++i) DecodeOne(src + i * kBytes, y + i * kElements);
 }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

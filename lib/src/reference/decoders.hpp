@@ -6,36 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 
-#define ONNXQ_DECLARE_DECODER(name) void decode_##name(const std::uint8_t* src, std::size_t block_count, float* y)
-ONNXQ_DECLARE_DECODER(q4_0);
-ONNXQ_DECLARE_DECODER(q4_1);
-ONNXQ_DECLARE_DECODER(q5_0);
-ONNXQ_DECLARE_DECODER(q5_1);
-ONNXQ_DECLARE_DECODER(q8_0);
-ONNXQ_DECLARE_DECODER(q8_1);
-ONNXQ_DECLARE_DECODER(q2_k);
-ONNXQ_DECLARE_DECODER(q3_k);
-ONNXQ_DECLARE_DECODER(q4_k);
-ONNXQ_DECLARE_DECODER(q5_k);
-ONNXQ_DECLARE_DECODER(q6_k);
-ONNXQ_DECLARE_DECODER(q8_k);
-ONNXQ_DECLARE_DECODER(iq2_xxs);
-ONNXQ_DECLARE_DECODER(iq2_xs);
-ONNXQ_DECLARE_DECODER(iq2_s);
-ONNXQ_DECLARE_DECODER(iq3_xxs);
-ONNXQ_DECLARE_DECODER(iq3_s);
-ONNXQ_DECLARE_DECODER(iq1_s);
-ONNXQ_DECLARE_DECODER(iq1_m);
-ONNXQ_DECLARE_DECODER(iq4_nl);
-ONNXQ_DECLARE_DECODER(iq4_xs);
-ONNXQ_DECLARE_DECODER(tq1_0);
-ONNXQ_DECLARE_DECODER(tq2_0);
-ONNXQ_DECLARE_DECODER(mxfp4);
-ONNXQ_DECLARE_DECODER(nvfp4);
-ONNXQ_DECLARE_DECODER(q1_0);
-ONNXQ_DECLARE_DECODER(q2_0);
-#undef ONNXQ_DECLARE_DECODER
+// decode_<id> for each block format row of formats/format_rows.def: `block_count` blocks at `src` (unaligned) to float32 at `y`.
+#define ONNXQ_BLOCK_FORMAT(id, ...) void decode_##id(const std::uint8_t* src, std::size_t block_count, float* y);
+#include "formats/format_rows.def"
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

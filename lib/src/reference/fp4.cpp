@@ -3,12 +3,15 @@
 #include <bit>
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
 #include "formats/codebooks.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs, FormatId and the codebooks
+
 namespace {
 
 // S(e) = 2^(e-128) (spec §3.3): e = 0, 1 are float32 subnormals; e = 255 is 2^127, not NaN.
@@ -51,7 +54,7 @@ void nvfp4_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_mxfp4(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockMxfp4, 32, mxfp4_block>(s, n, y); }
-void decode_nvfp4(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockNvfp4, 64, nvfp4_block>(s, n, y); }
+void decode_mxfp4(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::mxfp4, mxfp4_block>(s, n, y); }
+void decode_nvfp4(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::nvfp4, nvfp4_block>(s, n, y); }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

@@ -4,12 +4,15 @@
 // iq4_xs (§7.8, §7.9).
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
 #include "formats/codebooks.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs, FormatId and the codebooks
+
 namespace {
 
 inline float sign_of(unsigned signs, int k) { return ((signs >> k) & 1) ? -1.0f : 1.0f; }
@@ -181,16 +184,15 @@ void iq4_xs_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_iq2_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq2_XXS, 256, iq2_xxs_block>(s, n, y); }
-void decode_iq2_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq2_XS, 256, iq2_xs_block>(s, n, y); }
-void decode_iq2_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq2_S, 256, iq2_s_block>(s, n, y); }
-void decode_iq3_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq3_XXS, 256, iq3_xxs_block>(s, n, y); }
-void decode_iq3_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq3_S, 256, iq3_s_block>(s, n, y); }
+void decode_iq2_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_xxs, iq2_xxs_block>(s, n, y); }
+void decode_iq2_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_xs, iq2_xs_block>(s, n, y); }
+void decode_iq2_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_s, iq2_s_block>(s, n, y); }
+void decode_iq3_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq3_xxs, iq3_xxs_block>(s, n, y); }
+void decode_iq3_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq3_s, iq3_s_block>(s, n, y); }
 
-void decode_iq1_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq1_S, 256, iq1_s_block>(s, n, y); }
-void decode_iq1_m(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq1_M, 256, iq1_m_block>(s, n, y); }
-void decode_iq4_nl(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq4_NL, 32, iq4_nl_block>(s, n, y); }
-void decode_iq4_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockIq4_XS, 256, iq4_xs_block>(s, n, y); }
+void decode_iq1_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq1_s, iq1_s_block>(s, n, y); }
+void decode_iq1_m(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq1_m, iq1_m_block>(s, n, y); }
+void decode_iq4_nl(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_nl, iq4_nl_block>(s, n, y); }
+void decode_iq4_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_xs, iq4_xs_block>(s, n, y); }
 
-
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

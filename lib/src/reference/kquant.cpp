@@ -2,11 +2,14 @@
 #include <bit>
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs and FormatId
+
 namespace {
 
 // Element j = 128*h + 32*p + 16*s + l takes bits 2p of byte 32*h + 16*s + l; its sub-block is j/16.
@@ -124,11 +127,11 @@ void q8_k_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_q2_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ2_K, 256, q2_k_block>(s, n, y); }
-void decode_q3_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ3_K, 256, q3_k_block>(s, n, y); }
-void decode_q4_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ4_K, 256, q4_k_block>(s, n, y); }
-void decode_q5_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ5_K, 256, q5_k_block>(s, n, y); }
-void decode_q6_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ6_K, 256, q6_k_block>(s, n, y); }
-void decode_q8_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ8_K, 256, q8_k_block>(s, n, y); }
+void decode_q2_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q2_k, q2_k_block>(s, n, y); }
+void decode_q3_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q3_k, q3_k_block>(s, n, y); }
+void decode_q4_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q4_k, q4_k_block>(s, n, y); }
+void decode_q5_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q5_k, q5_k_block>(s, n, y); }
+void decode_q6_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q6_k, q6_k_block>(s, n, y); }
+void decode_q8_k(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q8_k, q8_k_block>(s, n, y); }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

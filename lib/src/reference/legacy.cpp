@@ -1,11 +1,14 @@
 // 32-element formats: q4_0, q4_1, q5_0, q5_1, q8_0, q8_1 (spec §5).
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs and FormatId
+
 namespace {
 
 // Elements 0..15 sit in the low nibbles of the 16 code bytes, 16..31 in the high nibbles.
@@ -68,11 +71,11 @@ void q8_1_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_q4_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ4_0, 32, q4_0_block>(s, n, y); }
-void decode_q4_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ4_1, 32, q4_1_block>(s, n, y); }
-void decode_q5_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ5_0, 32, q5_0_block>(s, n, y); }
-void decode_q5_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ5_1, 32, q5_1_block>(s, n, y); }
-void decode_q8_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ8_0, 32, q8_0_block>(s, n, y); }
-void decode_q8_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ8_1, 32, q8_1_block>(s, n, y); }
+void decode_q4_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q4_0, q4_0_block>(s, n, y); }
+void decode_q4_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q4_1, q4_1_block>(s, n, y); }
+void decode_q5_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q5_0, q5_0_block>(s, n, y); }
+void decode_q5_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q5_1, q5_1_block>(s, n, y); }
+void decode_q8_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q8_0, q8_0_block>(s, n, y); }
+void decode_q8_1(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q8_1, q8_1_block>(s, n, y); }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

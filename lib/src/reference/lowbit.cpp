@@ -1,11 +1,14 @@
 // 1- and 2-bit formats: q1_0 and q2_0 (spec §10). Consecutive elements share a byte.
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs and FormatId
+
 namespace {
 
 void q1_0_block(const std::uint8_t* b, float* y) {
@@ -25,7 +28,7 @@ void q2_0_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_q1_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ1_0, 128, q1_0_block>(s, n, y); }
-void decode_q2_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockQ2_0, 64, q2_0_block>(s, n, y); }
+void decode_q1_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q1_0, q1_0_block>(s, n, y); }
+void decode_q2_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::q2_0, q2_0_block>(s, n, y); }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

@@ -10,7 +10,7 @@
 #include "onnxq/core/dtype.hpp"
 #include "onnxq/core/half.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 
 inline void store_floats(const float* x, std::size_t n, DType out, void* dst) {
   switch (out) {
@@ -37,4 +37,4 @@ inline void store_floats(const float* x, std::size_t n, DType out, void* dst) {
   }
 }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

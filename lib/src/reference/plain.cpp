@@ -10,7 +10,7 @@
 
 #include "onnxq/core/half.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 namespace {
 
 template <class T>
@@ -110,4 +110,4 @@ void convert_plain(DType source, const std::uint8_t* src, std::size_t n, DType o
   }
 }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

@@ -6,10 +6,10 @@
 
 #include "onnxq/core/dtype.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
 
 // n elements of `source` at src (unaligned) to `out` at dst. `out` is a float dtype
 // or `source` itself (validated by the caller).
 void convert_plain(DType source, const std::uint8_t* src, std::size_t n, DType out, void* dst);
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

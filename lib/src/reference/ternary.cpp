@@ -1,11 +1,14 @@
 // Ternary formats: tq1_0 (base-3 fixed point) and tq2_0 (2-bit planes) (spec §8).
 #include <cstddef>
 
-#include "reference/block_io.hpp"
 #include "formats/block_layouts.hpp"
+#include "reference/block_io.hpp"
 #include "reference/decoders.hpp"
 
-namespace onnxq::dequant {
+namespace onnxq::reference {
+
+using namespace formats;  // the layout structs and FormatId
+
 namespace {
 
 // Digit n of a byte holding v/243 in 8-bit fixed point: multiply by 3^n mod 256 to drop the
@@ -39,7 +42,7 @@ void tq2_0_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_tq1_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockTq1_0, 256, tq1_0_block>(s, n, y); }
-void decode_tq2_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<BlockTq2_0, 256, tq2_0_block>(s, n, y); }
+void decode_tq1_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::tq1_0, tq1_0_block>(s, n, y); }
+void decode_tq2_0(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::tq2_0, tq2_0_block>(s, n, y); }
 
-}  // namespace onnxq::dequant
+}  // namespace onnxq::reference

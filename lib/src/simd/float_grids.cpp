@@ -24,9 +24,9 @@ std::vector<float> expand(const Table& grid, int bytes_per_entry) {
 }  // namespace
 
 const FloatGrids& float_grids() {
-  static const std::vector<float> iq2xxs = expand(dequant::kIq2xxsGrid, 8), iq2xs = expand(dequant::kIq2xsGrid, 8),
-                                  iq2s = expand(dequant::kIq2sGrid, 8), iq3xxs = expand(dequant::kIq3xxsGrid, 4),
-                                  iq3s = expand(dequant::kIq3sGrid, 4);
+  static const std::vector<float> iq2xxs = expand(formats::kIq2xxsGrid, 8), iq2xs = expand(formats::kIq2xsGrid, 8),
+                                  iq2s = expand(formats::kIq2sGrid, 8), iq3xxs = expand(formats::kIq3xxsGrid, 4),
+                                  iq3s = expand(formats::kIq3sGrid, 4);
   static const FloatGrids grids{iq2xxs.data(), iq2xs.data(), iq2s.data(), iq3xxs.data(), iq3s.data()};
   return grids;
 }

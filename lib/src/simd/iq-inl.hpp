@@ -7,9 +7,9 @@
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
-using dequant::kIq1sGrid;
-using dequant::kKsignsIq2xs;
-using dequant::kKvaluesIq4nl;
+using formats::kIq1sGrid;
+using formats::kKsignsIq2xs;
+using formats::kKvaluesIq4nl;
 
 // The magnitudes of two 8-element grid entries (float32 rows of float_grids()).
 inline VF grid_pair(const float* grid, unsigned i0, unsigned i1) { return vf_rows8(grid + 8 * i0, grid + 8 * i1); }
@@ -23,10 +23,10 @@ inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + s
 struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
+    const float d = h2f(b + offsetof(Layout, d));
     const float* grid = float_grids().iq2xxs;
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint8_t* o = b + 2 + 8 * ib;
+      const std::uint8_t* o = b + offsetof(Layout, qs) + 8 * ib;
       const std::uint32_t W = rd32(o + 4);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.25f));
       for (int p = 0; p < 2; ++p) {
@@ -42,12 +42,13 @@ struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
 struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *scales = b + offsetof(Layout, scales);
     const float* grid = float_grids().iq2xs;
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint8_t sc = b[66 + ib];
+      const std::uint8_t sc = scales[ib];
       for (int p = 0; p < 2; ++p) {
-        const std::uint32_t v0 = rd16(b + 2 + 2 * (4 * ib + 2 * p)), v1 = rd16(b + 2 + 2 * (4 * ib + 2 * p + 1));
+        const std::uint32_t v0 = rd16(qs + 2 * (4 * ib + 2 * p)), v1 = rd16(qs + 2 * (4 * ib + 2 * p + 1));
         const VF db = vf_set1(iq_scale(d, p == 0 ? (sc & 15u) : (sc >> 4u), 0.25f));
         const VF mag = grid_pair(grid, v0 & 511, v1 & 511);
         out.put(i + 32 * ib + 16 * p, negate_where(db * mag, kKsignsIq2xs[v0 >> 9] | (kKsignsIq2xs[v1 >> 9] << 8)));
@@ -60,8 +61,9 @@ struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
 struct Iq2_S : KernelFor<FormatId::iq2_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
-    const std::uint8_t *qs = b + 2, *signs = b + 34, *qh = b + 66, *scales = b + 74;
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *signs = b + offsetof(Layout, signs),
+                       *qh = b + offsetof(Layout, qh), *scales = b + offsetof(Layout, scales);
     const float* grid = float_grids().iq2s;
     for (int ib = 0; ib < 8; ++ib) {
       for (int p = 0; p < 2; ++p) {
@@ -79,11 +81,11 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
 struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
-    const std::uint8_t* qs = b + 2;
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *sas = b + offsetof(Layout, sas);
     const float* grid = float_grids().iq3xxs;
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint32_t W = rd32(b + 66 + 4 * ib);
+      const std::uint32_t W = rd32(sas + 4 * ib);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.5f));  // 0.5 here, not 0.25
       for (int p = 0; p < 2; ++p) {
         const std::uint8_t* q = qs + 8 * ib + 4 * p;
@@ -99,8 +101,9 @@ struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
 struct Iq3_S : KernelFor<FormatId::iq3_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
-    const std::uint8_t *qs = b + 2, *qh = b + 66, *signs = b + 74, *scales = b + 106;
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh),
+                       *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
     const float* grid = float_grids().iq3s;
     for (int ib = 0; ib < 8; ++ib) {
       const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
@@ -126,10 +129,10 @@ inline VF iq1_pair(std::uint64_t g0, std::uint64_t g1) {
 struct Iq1_S : KernelFor<FormatId::iq1_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
-    const std::uint8_t* qs = b + 2;
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh);
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint32_t H = rd16(b + 34 + 2 * ib);
+      const std::uint32_t H = rd16(qh + 2 * ib);
       const VF dl = vf_set1(d * static_cast<float>(2 * ((H >> 12) & 7) + 1));
       const VF delta = vf_set1((H & 0x8000) ? -0.125f : 0.125f);
       for (int p = 0; p < 2; ++p) {
@@ -146,9 +149,9 @@ struct Iq1_S : KernelFor<FormatId::iq1_s> {
 struct Iq1_M : KernelFor<FormatId::iq1_m> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const std::uint8_t *qs = b, *qh = b + 32;
+    const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh);
     std::uint32_t w[4];
-    for (int k = 0; k < 4; ++k) w[k] = rd16(b + 48 + 2 * k);
+    for (int k = 0; k < 4; ++k) w[k] = rd16(b + offsetof(Layout, scales) + 2 * k);
     const float d = half_bits_to_f32((w[0] >> 12) | ((w[1] >> 12) << 4) | ((w[2] >> 12) << 8) | ((w[3] >> 12) << 12));
     for (int ib = 0; ib < 8; ++ib) {
       for (int p = 0; p < 2; ++p) {
@@ -174,8 +177,8 @@ inline VF iq4_values(__m128i codes) {
 struct Iq4_NL : KernelFor<FormatId::iq4_nl> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b));
-    const __m128i q = load16(b + 2);
+    const VF d = vf_set1(h2f(b + offsetof(Layout, d)));
+    const __m128i q = load16(b + offsetof(Layout, qs));
     out.put(i, d * iq4_values(nib_lo(q)));
     out.put(i + 16, d * iq4_values(nib_hi(q)));
   }
@@ -184,14 +187,14 @@ struct Iq4_NL : KernelFor<FormatId::iq4_nl> {
 struct Iq4_XS : KernelFor<FormatId::iq4_xs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b);
-    const std::uint32_t sh = rd16(b + 2);
-    const std::uint8_t* sl = b + 4;
+    const float d = h2f(b + offsetof(Layout, d));
+    const std::uint32_t sh = rd16(b + offsetof(Layout, scales_h));
+    const std::uint8_t *sl = b + offsetof(Layout, scales_l), *qs = b + offsetof(Layout, qs);
     for (int ib = 0; ib < 8; ++ib) {
       const int lo = (ib % 2 == 0) ? (sl[ib / 2] & 15) : (sl[ib / 2] >> 4);
       const int ls = lo + 16 * static_cast<int>((sh >> (2 * ib)) & 3);
       const VF dl = vf_set1(d * static_cast<float>(ls - 32));
-      const __m128i q = load16(b + 8 + 16 * ib);
+      const __m128i q = load16(qs + 16 * ib);
       out.put(i + 32 * ib, dl * iq4_values(nib_lo(q)));
       out.put(i + 32 * ib + 16, dl * iq4_values(nib_hi(q)));
     }

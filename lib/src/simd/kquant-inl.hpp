@@ -9,12 +9,13 @@ struct Q2_K : KernelFor<FormatId::q2_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     alignas(64) float dl[16], ml[16];  // d * sc and dmin * mn of the 16 sub-blocks, all exact
-    const __m128i scales = load16(b);
-    store_f(dl, to_f(vi_u8(nib_lo(scales))) * vf_set1(h2f(b + 80)));
-    store_f(ml, to_f(vi_u8(nib_hi(scales))) * vf_set1(h2f(b + 82)));
+    const __m128i scales = load16(b + offsetof(Layout, scales));
+    store_f(dl, to_f(vi_u8(nib_lo(scales))) * vf_set1(h2f(b + offsetof(Layout, d))));
+    store_f(ml, to_f(vi_u8(nib_hi(scales))) * vf_set1(h2f(b + offsetof(Layout, dmin))));
+    const std::uint8_t* qs = b + offsetof(Layout, qs);
     for (int h = 0; h < 2; ++h)
       for (int s = 0; s < 2; ++s) {
-        const __m128i q = load16(b + 16 + 32 * h + 16 * s);
+        const __m128i q = load16(qs + 32 * h + 16 * s);
         for (int p = 0; p < 4; ++p) {
           const int g = 8 * h + 2 * p + s;
           out.put(i + 16 * g, (vf_set1(dl[g]) * to_f(vi_u8(bits_of(q, 2 * p, 3)))) - vf_set1(ml[g]));
@@ -29,17 +30,18 @@ struct Q3_K : KernelFor<FormatId::q3_k> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     // sc(g) = low4 + 16 * high2 - 32: low4 from the nibbles of S[0..7] (low ones first),
     // high2 = (S[8 + g % 4] >> 2(g / 4)) & 3, i.e. bits 8(g % 4) + 2(g / 4) of u32(S + 8).
-    const std::uint8_t* S = b + 96;
+    const std::uint8_t* S = b + offsetof(Layout, scales);
     alignas(64) static constexpr std::int32_t kHighShift[16] = {0, 8, 16, 24, 2, 10, 18, 26, 4, 12, 20, 28, 6, 14, 22, 30};
     const __m128i s8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S));
     const VI low4 = vi_u8(_mm_unpacklo_epi64(nib_lo(s8), nib_hi(s8)));
     const VI high2 = srlv(vi_set1(static_cast<std::int32_t>(rd32(S + 8))), vi_load(kHighShift)) & vi_set1(3);
     alignas(64) float dl[16];
-    store_f(dl, vf_set1(h2f(b + 108)) * to_f(low4 + slli<4>(high2) - vi_set1(32)));
+    store_f(dl, vf_set1(h2f(b + offsetof(Layout, d))) * to_f(low4 + slli<4>(high2) - vi_set1(32)));
+    const std::uint8_t *hmask = b + offsetof(Layout, hmask), *qs = b + offsetof(Layout, qs);
     for (int s = 0; s < 2; ++s) {
-      const __m128i hm = load16(b + 16 * s);
+      const __m128i hm = load16(hmask + 16 * s);
       for (int h = 0; h < 2; ++h) {
-        const __m128i q = load16(b + 32 + 32 * h + 16 * s);
+        const __m128i q = load16(qs + 32 * h + 16 * s);
         for (int p = 0; p < 4; ++p) {
           const int g = 8 * h + 2 * p + s;
           const __m128i lo = bits_of(q, 2 * p, 3);
@@ -73,10 +75,11 @@ struct Q4_K : KernelFor<FormatId::q4_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     float d1[8], m1[8];
-    k4_scales(b + 4, h2f(b), h2f(b + 2), d1, m1);
+    k4_scales(b + offsetof(Layout, scales), h2f(b + offsetof(Layout, d)), h2f(b + offsetof(Layout, dmin)), d1, m1);
+    const std::uint8_t* qs = b + offsetof(Layout, qs);
     for (int c = 0; c < 4; ++c)
       for (int s = 0; s < 2; ++s) {
-        const __m128i q = load16(b + 16 + 32 * c + 16 * s);
+        const __m128i q = load16(qs + 32 * c + 16 * s);
         const int g0 = 2 * c, g1 = 2 * c + 1;
         out.put(i + 32 * g0 + 16 * s, (vf_set1(d1[g0]) * to_f(vi_u8(nib_lo(q)))) - vf_set1(m1[g0]));
         out.put(i + 32 * g1 + 16 * s, (vf_set1(d1[g1]) * to_f(vi_u8(nib_hi(q)))) - vf_set1(m1[g1]));
@@ -89,11 +92,12 @@ struct Q5_K : KernelFor<FormatId::q5_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     float d1[8], m1[8];
-    k4_scales(b + 4, h2f(b), h2f(b + 2), d1, m1);
+    k4_scales(b + offsetof(Layout, scales), h2f(b + offsetof(Layout, d)), h2f(b + offsetof(Layout, dmin)), d1, m1);
+    const std::uint8_t *qh_bytes = b + offsetof(Layout, qh), *qs = b + offsetof(Layout, qs);
     for (int s = 0; s < 2; ++s) {
-      const __m128i qh = load16(b + 16 + 16 * s);
+      const __m128i qh = load16(qh_bytes + 16 * s);
       for (int c = 0; c < 4; ++c) {
-        const __m128i q = load16(b + 48 + 32 * c + 16 * s);
+        const __m128i q = load16(qs + 32 * c + 16 * s);
         const int g0 = 2 * c, g1 = 2 * c + 1;
         const __m128i v0 = _mm_or_si128(nib_lo(q), _mm_slli_epi16(bits_of(qh, g0, 1), 4));
         const __m128i v1 = _mm_or_si128(nib_hi(q), _mm_slli_epi16(bits_of(qh, g1, 1), 4));
@@ -111,11 +115,12 @@ struct Q6_K : KernelFor<FormatId::q6_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     alignas(64) float ds[16];  // d * float(sc) per sub-block, rounded first (exact)
-    store_f(ds, vf_set1(h2f(b + 208)) * to_f(vi_i8(load16(b + 192))));
+    store_f(ds, vf_set1(h2f(b + offsetof(Layout, d))) * to_f(vi_i8(load16(b + offsetof(Layout, scales)))));
+    const std::uint8_t *ql = b + offsetof(Layout, ql), *qh_bytes = b + offsetof(Layout, qh);
     for (int h = 0; h < 2; ++h)
       for (int s = 0; s < 2; ++s) {
-        const __m128i qh = load16(b + 128 + 32 * h + 16 * s);
-        const __m128i qa = load16(b + 64 * h + 16 * s), qb = load16(b + 64 * h + 32 + 16 * s);
+        const __m128i qh = load16(qh_bytes + 32 * h + 16 * s);
+        const __m128i qa = load16(ql + 64 * h + 16 * s), qb = load16(ql + 64 * h + 32 + 16 * s);
         const __m128i lows[4] = {nib_lo(qa), nib_lo(qb), nib_hi(qa), nib_hi(qb)};
         for (int k = 0; k < 4; ++k) {
           const int j = 128 * h + 32 * k + 16 * s;
@@ -130,8 +135,9 @@ struct Q6_K : KernelFor<FormatId::q6_k> {
 struct Q8_K : KernelFor<FormatId::q8_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(f32_of_bits(rd32(b)));
-    for (int k = 0; k < 16; ++k) out.put(i + 16 * k, d * to_f(vi_i8(load16(b + 4 + 16 * k))));
+    const VF d = vf_set1(f32_of_bits(rd32(b + offsetof(Layout, d))));
+    const std::uint8_t* qs = b + offsetof(Layout, qs);
+    for (int k = 0; k < 16; ++k) out.put(i + 16 * k, d * to_f(vi_i8(load16(qs + 16 * k))));
   }
 };
 

@@ -7,8 +7,8 @@ namespace {
 struct Q4_0 : KernelFor<FormatId::q4_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b));
-    const __m128i q = load16(b + 2);
+    const VF d = vf_set1(h2f(b + offsetof(Layout, d)));
+    const __m128i q = load16(b + offsetof(Layout, qs));
     const __m128i eight = _mm_set1_epi8(8);
     out.put(i, to_f(vi_i8(_mm_sub_epi8(nib_lo(q), eight))) * d);
     out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(nib_hi(q), eight))) * d);
@@ -19,8 +19,8 @@ struct Q4_0 : KernelFor<FormatId::q4_0> {
 struct Q4_1 : KernelFor<FormatId::q4_1> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
-    const __m128i q = load16(b + 4);
+    const VF d = vf_set1(h2f(b + offsetof(Layout, d))), m = vf_set1(h2f(b + offsetof(Layout, m)));
+    const __m128i q = load16(b + offsetof(Layout, qs));
     out.put(i, (to_f(vi_u8(nib_lo(q))) * d) + m);
     out.put(i + 16, (to_f(vi_u8(nib_hi(q))) * d) + m);
   }
@@ -32,9 +32,9 @@ inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) { return _mm_or_si
 struct Q5_0 : KernelFor<FormatId::q5_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b));
-    const std::uint32_t qh = rd32(b + 2);
-    const __m128i q = load16(b + 6);
+    const VF d = vf_set1(h2f(b + offsetof(Layout, d)));
+    const std::uint32_t qh = rd32(b + offsetof(Layout, qh));
+    const __m128i q = load16(b + offsetof(Layout, qs));
     const __m128i sixteen = _mm_set1_epi8(16);
     out.put(i, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_lo(q), qh & 0xFFFF), sixteen))) * d);
     out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_hi(q), qh >> 16), sixteen))) * d);
@@ -44,9 +44,9 @@ struct Q5_0 : KernelFor<FormatId::q5_0> {
 struct Q5_1 : KernelFor<FormatId::q5_1> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b)), m = vf_set1(h2f(b + 2));
-    const std::uint32_t qh = rd32(b + 4);
-    const __m128i q = load16(b + 8);
+    const VF d = vf_set1(h2f(b + offsetof(Layout, d))), m = vf_set1(h2f(b + offsetof(Layout, m)));
+    const std::uint32_t qh = rd32(b + offsetof(Layout, qh));
+    const __m128i q = load16(b + offsetof(Layout, qs));
     out.put(i, (to_f(vi_u8(with_fifth_bit(nib_lo(q), qh & 0xFFFF))) * d) + m);
     out.put(i + 16, (to_f(vi_u8(with_fifth_bit(nib_hi(q), qh >> 16))) * d) + m);
   }
@@ -55,12 +55,13 @@ struct Q5_1 : KernelFor<FormatId::q5_1> {
 // y = float(i8) * d; q8_1 differs only by the unused `s` field before qs.
 template <FormatId Id>
 struct Q8 : KernelFor<Id> {
-  static constexpr std::size_t QsOffset = offsetof(typename KernelFor<Id>::Layout, qs);
+  using L = typename KernelFor<Id>::Layout;
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const VF d = vf_set1(h2f(b));
-    out.put(i, to_f(vi_i8(load16(b + QsOffset))) * d);
-    out.put(i + 16, to_f(vi_i8(load16(b + QsOffset + 16))) * d);
+    const VF d = vf_set1(h2f(b + offsetof(L, d)));
+    const std::uint8_t* qs = b + offsetof(L, qs);
+    out.put(i, to_f(vi_i8(load16(qs))) * d);
+    out.put(i + 16, to_f(vi_i8(load16(qs + 16))) * d);
   }
 };
 using Q8_0 = Q8<FormatId::q8_0>;

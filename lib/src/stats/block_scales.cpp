@@ -1,8 +1,12 @@
 #include "onnxq/stats/block_scales.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <optional>
 #include <string>
 
+#include "formats/format_rows.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 
@@ -10,37 +14,51 @@ namespace onnxq {
 namespace {
 
 using E = ScaleEncoding;
+using formats::kBlockFormatCount;
+using formats::kFormatRows;
 
-// Offsets from the per-format layout tables of the specification.
-constexpr BlockScaleLayout kLayouts[] = {
-    {2, E::Half, 1, {0}},              // q4_0: d
-    {3, E::Half, 2, {0, 2}},           // q4_1: d, m
-    {6, E::Half, 1, {0}},              // q5_0: d
-    {7, E::Half, 2, {0, 2}},           // q5_1: d, m
-    {8, E::Half, 1, {0}},              // q8_0: d
-    {9, E::Half, 1, {0}},              // q8_1: d (s at 2 is never used to decode)
-    {10, E::Half, 2, {80, 82}},        // q2_k: d, dmin after scales and qs
-    {11, E::Half, 1, {108}},           // q3_k: d last
-    {12, E::Half, 2, {0, 2}},          // q4_k: d, dmin
-    {13, E::Half, 2, {0, 2}},          // q5_k: d, dmin
-    {14, E::Half, 1, {208}},           // q6_k: d last
-    {15, E::Float32, 1, {0}},          // q8_k: float32 d
-    {16, E::Half, 1, {0}},             // iq2_xxs
-    {17, E::Half, 1, {0}},             // iq2_xs
-    {18, E::Half, 1, {0}},             // iq3_xxs
-    {19, E::Half, 1, {0}},             // iq1_s
-    {20, E::Half, 1, {0}},             // iq4_nl
-    {21, E::Half, 1, {0}},             // iq3_s
-    {22, E::Half, 1, {0}},             // iq2_s
-    {23, E::Half, 1, {0}},             // iq4_xs
-    {29, E::Iq1mHalf, 1, {48}},        // iq1_m: d split over the top nibbles of the scale words
-    {34, E::Half, 1, {52}},            // tq1_0: d after qs, qh
-    {35, E::Half, 1, {64}},            // tq2_0: d after qs
-    {39, E::E8M0, 1, {0}},             // mxfp4: e
-    {40, E::UE4M3, 4, {0, 1, 2, 3}},   // nvfp4: one scale per 16 elements
-    {41, E::Half, 1, {0}},             // q1_0
-    {42, E::Half, 1, {0}},             // q2_0
-};
+// How a field of this kind encodes its scale; nullopt for fields that hold no float scale
+// (quants, integer sub-scales, and q8_1's s and q8_k's bsums, which decoding never reads).
+constexpr std::optional<ScaleEncoding> scale_encoding(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::Fp16Scale: return E::Half;
+    case FieldKind::Fp32Scale: return E::Float32;
+    case FieldKind::E8M0Scale: return E::E8M0;
+    case FieldKind::UE4M3Scales: return E::UE4M3;
+    case FieldKind::Iq1mScales: return E::Iq1mHalf;
+    case FieldKind::Bytes:
+    case FieldKind::Fp16Sum:
+    case FieldKind::I16Sums: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A format's scale fields from its row: one offset per field, or per byte of a UE4M3Scales
+// field. Empty if they do not fit a BlockScaleLayout (mixed encodings, more than 4).
+constexpr BlockScaleLayout scale_layout_of(const BlockFormat& format) {
+  BlockScaleLayout layout{format.ggml_type, E::Half, 0, {}};
+  for (const BlockField& field : format.fields) {
+    const std::optional<ScaleEncoding> encoding = scale_encoding(field.kind);
+    if (!encoding) continue;
+    if (layout.field_count > 0 && layout.encoding != *encoding) return {};
+    layout.encoding = *encoding;
+    const unsigned count = field.kind == FieldKind::UE4M3Scales ? field.width : 1;
+    for (unsigned k = 0; k < count; ++k) {
+      if (layout.field_count == std::size(layout.offsets)) return {};
+      layout.offsets[layout.field_count++] = static_cast<std::uint16_t>(field.offset + k);
+    }
+  }
+  return layout;
+}
+
+// One row per block format, at its BlockFormat::index.
+constexpr auto kLayouts = [] {
+  std::array<BlockScaleLayout, kBlockFormatCount> layouts{};
+  for (std::size_t i = 0; i < layouts.size(); ++i) layouts[i] = scale_layout_of(kFormatRows[i]);
+  return layouts;
+}();
+static_assert(std::ranges::all_of(kLayouts, [](const BlockScaleLayout& l) { return l.field_count > 0; }),
+              "every block format has 1 to 4 scale fields of one encoding");
 
 std::uint16_t u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] | (p[1] << 8)); }
 
@@ -56,10 +74,8 @@ ScaleClass classify_half(std::uint16_t h) {
 std::span<const BlockScaleLayout> block_scale_layouts() { return kLayouts; }
 
 const BlockScaleLayout* block_scale_layout(const BlockFormat& format) {
-  if (!format.is_block_format()) return nullptr;
-  for (const BlockScaleLayout& row : kLayouts)
-    if (row.ggml_type == format.ggml_type) return &row;
-  return nullptr;
+  if (format.index >= kLayouts.size() || kLayouts[format.index].ggml_type != format.ggml_type) return nullptr;
+  return &kLayouts[format.index];
 }
 
 ScaleClass classify_scale(ScaleEncoding encoding, const std::uint8_t* p) {

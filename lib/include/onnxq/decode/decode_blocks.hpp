@@ -1,6 +1,7 @@
-// Decoding packed GGUF tensor data: per-format block decoders and a streaming entry
-// point that decodes a range of whole blocks straight into the caller's buffer in
-// any supported output dtype. Pure functions: bytes in, values out.
+// Decoding packed GGUF tensor data: a streaming entry point that decodes a range of whole
+// blocks straight into the caller's buffer in any supported output dtype, through the active
+// SIMD path's kernel or the scalar reference (onnxq/reference/scalar_decoders.hpp). Pure
+// functions: bytes in, values out.
 #pragma once
 
 #include <cstddef>
@@ -9,24 +10,9 @@
 
 #include "onnxq/core/dtype.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/reference/scalar_decoders.hpp"
 
 namespace onnxq {
-
-// Decodes `block_count` consecutive blocks at `src` to float32, block_elements values
-// per block, written to `y`. No alignment is required of `src`.
-using BlockDecodeFn = void (*)(const std::uint8_t* src, std::size_t block_count, float* y);
-
-// One row of the decoder table, parallel to the format table and keyed by ggml type.
-struct BlockDecoder {
-  std::uint32_t ggml_type;
-  std::uint32_t block_elements;  // from the decoder's own layout constants
-  std::uint32_t block_bytes;     // sizeof the decoder's block layout struct
-  BlockDecodeFn decode;
-};
-
-// The scalar reference ("oracle") decoder of a block format; nullptr for plain types
-// and unknown types. These follow the specification's float32 operation order exactly.
-const BlockDecoder* scalar_block_decoder(std::uint32_t ggml_type);
 
 // Whether decode_blocks can write `format` as `out_dtype`: block formats and the
 // float plain types to FLOAT/FLOAT16/BFLOAT16/DOUBLE; integer plain types also to

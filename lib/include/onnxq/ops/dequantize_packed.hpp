@@ -1,5 +1,5 @@
 // DequantizePacked-29: packed GGML/GGUF blocks to FLOAT/FLOAT16/BFLOAT16/DOUBLE.
-// Implemented in lib/src/dequant/ from the DequantizePacked decoding specification (ggml layouts).
+// Implemented in lib/src/ops/dequantize_packed.cpp, decoding through onnxq/decode/decode_blocks.hpp.
 #pragma once
 
 #include <cstdint>

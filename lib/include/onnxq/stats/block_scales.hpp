@@ -1,6 +1,7 @@
-// Where each block format keeps its floating-point scale fields, and a check of those
-// fields for NaN, infinity and subnormal values (spec §1 "scale fields", §3.3, §3.4,
-// §5-§10). Integer sub-scales are not listed: they cannot be NaN, infinite or subnormal.
+// Where each block format keeps its floating-point scale fields (the scale-kind fields of
+// its format row, BlockFormat::fields), and a check of those fields for NaN, infinity and
+// subnormal values (spec §1 "scale fields", §3.3, §3.4, §5-§10). Integer sub-scales are not
+// listed: they cannot be NaN, infinite or subnormal.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,8 @@ enum class ScaleEncoding : std::uint8_t {
   Iq1mHalf,  // a binary16 assembled from the top nibbles of four uint16 words starting at the offset
 };
 
-// One row per block format: up to four scale fields, each at a byte offset in the block.
+// One row per block format: up to four scale fields, each at a byte offset in the block
+// (nvfp4's four UE4M3 bytes count as four fields).
 struct BlockScaleLayout {
   std::uint32_t ggml_type;
   ScaleEncoding encoding;
