@@ -11,6 +11,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "conformance_report.hpp"
 #include "onnxq/conformance.hpp"
 #include "onnxq/error.hpp"
 #include "output.hpp"
@@ -26,15 +27,6 @@ struct ConformanceCommandOptions {
   std::optional<double> atol;
   std::string json_path;  // "" = none, "-" = stdout instead of the text report
 };
-
-nlohmann::ordered_json case_json(const CaseResult& r) {
-  nlohmann::ordered_json data_sets = nlohmann::ordered_json::array();
-  for (const auto& ds : r.data_sets)
-    data_sets.push_back({{"name", ds.name}, {"status", case_status_name(ds.status)}, {"reason", ds.reason}});
-  return {{"name", r.name},     {"path", r.path},           {"status", case_status_name(r.status)},
-          {"reason", r.reason}, {"op_type", r.op_type},     {"domain", r.domain},
-          {"opset", r.opset},   {"seconds", r.seconds},     {"data_sets", data_sets}};
-}
 
 void run_conformance(const ConformanceCommandOptions& opts) {
   ConformanceOptions options;
@@ -74,27 +66,17 @@ void run_conformance(const ConformanceCommandOptions& opts) {
     if (!opts.json_path.empty()) json_cases.push_back(case_json(result));
   }
   progress.finish();
-  if (totals.passed + totals.failed + totals.skipped == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
+  if (totals.total() == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
   if (text_report) std::cout << format_totals(totals) << std::endl;
 
   if (!opts.json_path.empty()) {
-    nlohmann::ordered_json report = {{"passed", totals.passed},
-                                     {"failed", totals.failed},
-                                     {"skipped", totals.skipped},
-                                     {"tolerance", options.tolerance
-                                                       ? nlohmann::ordered_json{{"rtol", options.tolerance->rtol},
-                                                                                {"atol", options.tolerance->atol}}
-                                                       : nlohmann::ordered_json(nullptr)},
-                                     {"cases", json_cases}};
-    // Names and reasons come from the files and need not be UTF-8: replace bad bytes, never throw.
-    const std::string text = report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    const std::string text = format_json_report(totals, options.tolerance, json_cases);
     OutputSink sink = OutputSink::open(opts.json_path, /*allow_terminal=*/true);
     sink.write(text.data(), text.size());
     sink.commit();
   }
   if (totals.failed > 0)
-    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.passed + totals.failed + totals.skipped) +
-                  " conformance cases failed");
+    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.total()) + " conformance cases failed");
 }
 
 void add_conformance_command(CLI::App& app, const GlobalOptions&) {

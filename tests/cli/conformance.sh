@@ -101,6 +101,20 @@ EOF
 check "a non-UTF-8 op name is a SKIP, also in --json" bash -c \
   '"$0" conformance "$1" --json - | "$2" -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r[\"skipped\"]==1 else 1)"' \
   "$ONNXQ" "$WORK/latin1" "$PYTHON"
+# Control characters in a case name or a reason are escaped: every case stays on one line.
+ctl_case=$WORK/ctl/test_tab$'\t'name
+mkdir -p "$WORK/ctl"
+cp -r "$cases_dir/test_unsqueeze_axis_1" "$ctl_case"
+mv "$ctl_case/test_data_set_0" "$ctl_case/test_data_set_"$'\n'"0"
+printf '\x0f\xff' >"$ctl_case/test_data_set_"$'\n'"0/input_0.pb"
+escaped_report() {
+  expect_exit 2 "$ONNXQ" conformance "$WORK/ctl" || return 1
+  diff -u - "$WORK/out" <<'EOF'
+FAIL test_tab\tname: test_data_set_\n0/input_0.pb: not a valid serialized TensorProto
+0 passed, 1 failed, 0 skipped
+EOF
+}
+check "control characters in names and reasons are escaped onto one line" escaped_report
 check "only passes and skips: exit 0" expect_exit 0 "$ONNXQ" conformance "$broken/test_unsqueeze_axis_0" "$broken/sub/test_onehot_with_axis"
 check "a tolerance does not hide an integer difference" expect_exit 2 "$ONNXQ" conformance "$broken/test_unpack_3bit" --rtol 1 --atol 1
 check "a missing PATH is an I/O error" expect_exit 3 "$ONNXQ" conformance "$WORK/no-such-dir"
