@@ -11,6 +11,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "conformance_report.hpp"
 #include "onnxq/conformance.hpp"
 #include "onnxq/error.hpp"
@@ -83,11 +84,12 @@ void add_conformance_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ConformanceCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "conformance", "Run ONNX backend node-test folders (model.onnx + test_data_set_*/input_K.pb, output_K.pb)");
-  cmd->add_option("paths", opts->paths, "Case folders, or folders searched recursively for case folders")->required();
-  cmd->add_option("--filter", opts->filter, "Only cases whose folder name matches this glob (*, ?, [...])");
+  names_path(cmd->add_option("paths", opts->paths, "Case folders, or folders searched recursively for case folders"))
+      ->required();
+  add_filter_option(*cmd, opts->filter, FilterOf::Cases);
   cmd->add_option("--rtol", opts->rtol, "Relative float tolerance: |got-expected| <= atol + rtol*|expected| (default: bit-exact)");
   cmd->add_option("--atol", opts->atol, "Absolute float tolerance (see --rtol)");
-  cmd->add_option("--json", opts->json_path, "Also write a JSON report to FILE; '-' prints only the JSON on stdout")
+  names_path(cmd->add_option("--json", opts->json_path, "Also write a JSON report to FILE; '-' prints only the JSON on stdout"))
       ->type_name("FILE|-");
   cmd->footer(
       "Prints one line per case (PASS name / FAIL name: reason / SKIP name: reason), then\n"

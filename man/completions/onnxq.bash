@@ -94,7 +94,7 @@ _onnxq() {
       opts='-h --help --filter --rtol --atol --json'
       case $prev in
         --filter)
-          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+          COMPREPLY=(); return ;;
         --rtol)
           COMPREPLY=(); return ;;
         --atol)
@@ -126,7 +126,7 @@ _onnxq() {
         --ir-version)
           COMPREPLY=(); return ;;
         --name)
-          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+          COMPREPLY=(); return ;;
       esac ;;
     unpack)
       opts='-h --help --bits --radix --group-size --count --axis --storage --shape -o --output'
