@@ -26,7 +26,8 @@ struct ConformanceCommandOptions {
   std::string filter;
   std::optional<double> rtol;
   std::optional<double> atol;
-  std::string json_path;  // "" = none, "-" = stdout instead of the text report
+  bool json = false;      // the JSON report on stdout instead of the text report
+  std::string json_out;   // "" = none; also write the JSON report to this file ("-" = as --json)
 };
 
 void run_conformance(const ConformanceCommandOptions& opts) {
@@ -49,7 +50,10 @@ void run_conformance(const ConformanceCommandOptions& opts) {
       if (seen.insert(ec ? std::filesystem::path(folder) : canonical).second) cases.push_back(std::move(folder));
     }
   }
-  const bool text_report = opts.json_path != "-";
+  const bool json_stdout = opts.json || opts.json_out == "-";
+  const std::string json_file = opts.json_out == "-" ? "" : opts.json_out;
+  const bool text_report = !json_stdout;
+  const bool json_report = json_stdout || !json_file.empty();
   ConformanceTotals totals;
   nlohmann::ordered_json json_cases = nlohmann::ordered_json::array();
   std::size_t selected = 0;
@@ -64,17 +68,21 @@ void run_conformance(const ConformanceCommandOptions& opts) {
     progress.clear_line();
     if (text_report) std::cout << format_case_line(result) << std::endl;
     progress.add(1);
-    if (!opts.json_path.empty()) json_cases.push_back(case_json(result));
+    if (json_report) json_cases.push_back(case_json(result));
   }
   progress.finish();
   if (totals.total() == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
   if (text_report) std::cout << format_totals(totals) << std::endl;
 
-  if (!opts.json_path.empty()) {
+  if (json_report) {
     const std::string text = format_json_report(totals, options.tolerance, json_cases);
-    OutputSink sink = OutputSink::open(opts.json_path, /*allow_terminal=*/true);
-    sink.write(text.data(), text.size());
-    sink.commit();
+    auto write_report = [&](const std::string& target) {
+      OutputSink sink = OutputSink::open(target, /*allow_terminal=*/true);
+      sink.write(text.data(), text.size());
+      sink.commit();
+    };
+    if (json_stdout) write_report("-");
+    if (!json_file.empty()) write_report(json_file);
   }
   if (totals.failed > 0)
     invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.total()) + " conformance cases failed");
@@ -89,11 +97,13 @@ void add_conformance_command(CLI::App& app, const GlobalOptions&) {
   add_filter_option(*cmd, opts->filter, FilterOf::Cases);
   cmd->add_option("--rtol", opts->rtol, "Relative float tolerance: |got-expected| <= atol + rtol*|expected| (default: bit-exact)");
   cmd->add_option("--atol", opts->atol, "Absolute float tolerance (see --rtol)");
-  names_path(cmd->add_option("--json", opts->json_path, "Also write a JSON report to FILE; '-' prints only the JSON on stdout"))
+  add_json_flag(*cmd, opts->json, "the report --json-out writes, instead of the text lines");
+  names_path(cmd->add_option("--json-out", opts->json_out, "Also write the JSON report to FILE ('-': as --json)"))
       ->type_name("FILE|-");
   cmd->footer(
       "Prints one line per case (PASS name / FAIL name: reason / SKIP name: reason), then\n"
-      "'N passed, N failed, N skipped'. Exit status 0 only when no case failed.");
+      "'N passed, N failed, N skipped'; --json prints the same report as JSON instead.\n"
+      "Exit status 0 only when no case failed.");
   cmd->callback([opts] { run_conformance(*opts); });
 }
 

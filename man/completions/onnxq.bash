@@ -91,7 +91,7 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     conformance)
-      opts='-h --help --filter --rtol --atol --json'
+      opts='-h --help --filter --rtol --atol --json --json-out'
       case $prev in
         --filter)
           COMPREPLY=(); return ;;
@@ -99,7 +99,7 @@ _onnxq() {
           COMPREPLY=(); return ;;
         --atol)
           COMPREPLY=(); return ;;
-        --json)
+        --json-out)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac ;;
     run)

@@ -106,7 +106,7 @@ check "bash completion offers file names for path options and only for them" bas
   source "$1"
   cd "$2"
   complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _onnxq; echo "${COMPREPLY[*]}"; }
-  [[ "$(complete_words onnxq conformance cases --json so)" == "some.file" ]] || exit 1
+  [[ "$(complete_words onnxq conformance cases --json-out so)" == "some.file" ]] || exit 1
   [[ "$(complete_words onnxq dequant m.gguf --out-dir so)" == "some.file" ]] || exit 1
   [[ "$(complete_words onnxq run m.onnx -i so)" == "some.file" ]] || exit 1
   [[ -z "$(complete_words onnxq make-case --name so)" ]] || exit 1
@@ -118,7 +118,7 @@ import re, sys
 z = open(sys.argv[1]).read()
 def spec(pattern):
     return re.search("^    " + pattern + r"( \\)?$", z, re.M) is not None
-assert spec(r"'--json\[.*\]:FILE\|-:_files'"), "--json"
+assert spec(r"'--json-out\[.*\]:FILE\|-:_files'"), "--json-out"
 assert spec(r"'--out-dir\[.*\]:TEXT:_files'"), "--out-dir"
 assert spec(r"'1:FILE:_files'"), "FILE"
 assert spec(r"'--name\[.*\]:TEXT:'"), "--name"
