@@ -35,8 +35,6 @@ void setup_logging(const GlobalOptions& global) {
     spdlog::set_level(spdlog::level::warn);
 }
 
-int exit_code_for(ErrorKind kind) { return kind == ErrorKind::Io ? kExitIo : kExitInvalidInput; }
-
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 
+#include "common_options.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/npy/reader.hpp"
@@ -46,7 +47,7 @@ bool has_npy_magic(std::span<const std::byte> bytes) {
 }  // namespace
 
 void add_input_argument(CLI::App* cmd, std::string& path, const std::string& what) {
-  cmd->add_option("IN", path, what + "; '-' or omitted: read standard input");
+  names_path(cmd->add_option("IN", path, what + "; '-' or omitted: read standard input"));
 }
 
 Tensor read_npy_input(const std::string& path) {

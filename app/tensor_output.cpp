@@ -1,12 +1,13 @@
 #include "tensor_output.hpp"
 
+#include "common_options.hpp"
 #include "onnxq/npy/writer.hpp"
 #include "output.hpp"
 
 namespace onnxq::cli {
 
 void add_npy_output_option(CLI::App* cmd, std::string& path) {
-  cmd->add_option("-o,--output", path, "Output .npy file; '-' for stdout (the default when stdout is a pipe)");
+  names_path(cmd->add_option("-o,--output", path, "Output .npy file; '-' for stdout (the default when stdout is a pipe)"));
 }
 
 void write_npy_output(const Tensor& tensor, const std::string& path) {

@@ -48,7 +48,7 @@ void TextTable::print(std::ostream& out) const {
   for (const auto& row : rows_) print_row(row);
 }
 
-std::string escape_for_terminal(std::string_view text) {
+std::string escape_for_terminal(std::string_view text, Backslash backslash) {
   std::string out;
   out.reserve(text.size());
   for (unsigned char c : text) {
@@ -56,7 +56,7 @@ std::string escape_for_terminal(std::string_view text) {
       case '\n': out += "\\n"; break;
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
+      case '\\': out += backslash == Backslash::Escape ? "\\\\" : "\\"; break;
       default:
         if (c < 0x20 || c == 0x7F) {
           char buf[8];

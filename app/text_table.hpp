@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace onnxq::cli {
@@ -20,7 +21,10 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Escapes control characters and backslashes so any string prints on one line.
-std::string escape_for_terminal(std::string_view text);
+// Escapes control characters (\n, \t, \r, else \xNN) so any string prints on one line, and
+// backslashes too (\\) so the escapes can be told from the text. Backslash::Keep leaves
+// backslashes alone, for text that may already hold escapes (a quoted value in a message).
+enum class Backslash { Escape, Keep };
+std::string escape_for_terminal(std::string_view text, Backslash backslash = Backslash::Escape);
 
 }  // namespace onnxq::cli

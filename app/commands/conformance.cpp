@@ -11,6 +11,8 @@
 #include <set>
 
 #include "command.hpp"
+#include "common_options.hpp"
+#include "conformance_report.hpp"
 #include "onnxq/onnx/conformance.hpp"
 #include "onnxq/core/error.hpp"
 #include "output.hpp"
@@ -24,17 +26,9 @@ struct ConformanceCommandOptions {
   std::string filter;
   std::optional<double> rtol;
   std::optional<double> atol;
-  std::string json_path;  // "" = none, "-" = stdout instead of the text report
+  bool json = false;      // the JSON report on stdout instead of the text report
+  std::string json_out;   // "" = none; also write the JSON report to this file ("-" = as --json)
 };
-
-nlohmann::ordered_json case_json(const CaseResult& r) {
-  nlohmann::ordered_json data_sets = nlohmann::ordered_json::array();
-  for (const auto& ds : r.data_sets)
-    data_sets.push_back({{"name", ds.name}, {"status", case_status_name(ds.status)}, {"reason", ds.reason}});
-  return {{"name", r.name},     {"path", r.path},           {"status", case_status_name(r.status)},
-          {"reason", r.reason}, {"op_type", r.op_type},     {"domain", r.domain},
-          {"opset", r.opset},   {"seconds", r.seconds},     {"data_sets", data_sets}};
-}
 
 void run_conformance(const ConformanceCommandOptions& opts) {
   ConformanceOptions options;
@@ -56,7 +50,10 @@ void run_conformance(const ConformanceCommandOptions& opts) {
       if (seen.insert(ec ? std::filesystem::path(folder) : canonical).second) cases.push_back(std::move(folder));
     }
   }
-  const bool text_report = opts.json_path != "-";
+  const bool json_stdout = opts.json || opts.json_out == "-";
+  const std::string json_file = opts.json_out == "-" ? "" : opts.json_out;
+  const bool text_report = !json_stdout;
+  const bool json_report = json_stdout || !json_file.empty();
   ConformanceTotals totals;
   nlohmann::ordered_json json_cases = nlohmann::ordered_json::array();
   std::size_t selected = 0;
@@ -71,45 +68,42 @@ void run_conformance(const ConformanceCommandOptions& opts) {
     progress.clear_line();
     if (text_report) std::cout << format_case_line(result) << std::endl;
     progress.add(1);
-    if (!opts.json_path.empty()) json_cases.push_back(case_json(result));
+    if (json_report) json_cases.push_back(case_json(result));
   }
   progress.finish();
-  if (totals.passed + totals.failed + totals.skipped == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
+  if (totals.total() == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
   if (text_report) std::cout << format_totals(totals) << std::endl;
 
-  if (!opts.json_path.empty()) {
-    nlohmann::ordered_json report = {{"passed", totals.passed},
-                                     {"failed", totals.failed},
-                                     {"skipped", totals.skipped},
-                                     {"tolerance", options.tolerance
-                                                       ? nlohmann::ordered_json{{"rtol", options.tolerance->rtol},
-                                                                                {"atol", options.tolerance->atol}}
-                                                       : nlohmann::ordered_json(nullptr)},
-                                     {"cases", json_cases}};
-    // Names and reasons come from the files and need not be UTF-8: replace bad bytes, never throw.
-    const std::string text = report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    OutputSink sink = OutputSink::open(opts.json_path, /*allow_terminal=*/true);
-    sink.write(text.data(), text.size());
-    sink.commit();
+  if (json_report) {
+    const std::string text = format_json_report(totals, options.tolerance, json_cases);
+    auto write_report = [&](const std::string& target) {
+      OutputSink sink = OutputSink::open(target, /*allow_terminal=*/true);
+      sink.write(text.data(), text.size());
+      sink.commit();
+    };
+    if (json_stdout) write_report("-");
+    if (!json_file.empty()) write_report(json_file);
   }
   if (totals.failed > 0)
-    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.passed + totals.failed + totals.skipped) +
-                  " conformance cases failed");
+    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.total()) + " conformance cases failed");
 }
 
 void add_conformance_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ConformanceCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "conformance", "Run ONNX backend node-test folders (model.onnx + test_data_set_*/input_K.pb, output_K.pb)");
-  cmd->add_option("paths", opts->paths, "Case folders, or folders searched recursively for case folders")->required();
-  cmd->add_option("--filter", opts->filter, "Only cases whose folder name matches this glob (*, ?, [...])");
+  names_path(cmd->add_option("paths", opts->paths, "Case folders, or folders searched recursively for case folders"))
+      ->required();
+  add_filter_option(*cmd, opts->filter, FilterOf::Cases);
   cmd->add_option("--rtol", opts->rtol, "Relative float tolerance: |got-expected| <= atol + rtol*|expected| (default: bit-exact)");
   cmd->add_option("--atol", opts->atol, "Absolute float tolerance (see --rtol)");
-  cmd->add_option("--json", opts->json_path, "Also write a JSON report to FILE; '-' prints only the JSON on stdout")
+  add_json_flag(*cmd, opts->json, "the report --json-out writes, instead of the text lines");
+  names_path(cmd->add_option("--json-out", opts->json_out, "Also write the JSON report to FILE ('-': as --json)"))
       ->type_name("FILE|-");
   cmd->footer(
       "Prints one line per case (PASS name / FAIL name: reason / SKIP name: reason), then\n"
-      "'N passed, N failed, N skipped'. Exit status 0 only when no case failed.");
+      "'N passed, N failed, N skipped'; --json prints the same report as JSON instead.\n"
+      "Exit status 0 only when no case failed.");
   cmd->callback([opts] { run_conformance(*opts); });
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "decoded_stream.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
@@ -208,7 +209,6 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
 
 void run_dequant(const DequantOptions& o) {
   const FormatChoice fc = parse_formats(o);
-  if (o.threads < 0) usage("--threads must be 0 (all cores) or more");
   if (!o.raw_input.empty()) run_raw(o, fc);
   else run_gguf(o, fc);
 }
@@ -224,9 +224,9 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       "Shapes are ONNX order [..., ne1, ne0]. BFLOAT16 has no numpy dtype: .npy files carry its bit patterns\n"
       "as '<u2' (uint16); raw output is the plain little-endian 2-byte words. Binary output is never written\n"
       "to a terminal; each file is written to a temporary name and renamed when complete.");
-  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)");
+  add_gguf_file_argument(*cmd, opts->path, Presence::Optional);
   cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)")->allow_extra_args(false);
-  cmd->add_option("--filter", opts->filter, "Decode the tensors whose names match this shell glob");
+  add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "Decode every tensor");
   cmd->add_option("--dtype", opts->dtype,
                   "Output type: f32, f16, bf16 or f64 (default f32; integer tensors default to their own type)");
@@ -234,12 +234,13 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
                   "Output container: npy (default) or raw. With --raw, a value gguf:* names the packed format instead")
       ->allow_extra_args(false);
   cmd->add_option("--packed-format", opts->packed_format, "With --raw: the DequantizePacked format id, e.g. gguf:q4_k");
-  cmd->add_option("-o,--output", opts->output,
-                  "Output: a file for one tensor, a directory for several, '-' for standard output");
-  cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)");
-  cmd->add_option("--raw", opts->raw_input, "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor");
+  names_path(cmd->add_option("-o,--output", opts->output,
+                             "Output: a file for one tensor, a directory for several, '-' for standard output"));
+  names_path(cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)"));
+  names_path(cmd->add_option("--raw", opts->raw_input,
+                             "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor"));
   cmd->add_option("--shape", opts->shape, "With --raw: the output shape, comma-separated, e.g. 2,32");
-  cmd->add_option("--threads", opts->threads, "Decoding threads (default 0: all cores)");
+  add_threads_option(*cmd, opts->threads);
   cmd->callback([opts] { run_dequant(*opts); });
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "metadata_format.hpp"
 #include "progress.hpp"
@@ -146,13 +147,11 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<DiffOptions>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Compare two GGUF files: tensors only in one, type/shape changes, max abs and RMS value differences");
-  cmd->add_option("A", opts->a, "First GGUF file")->required();
-  cmd->add_option("B", opts->b, "Second GGUF file")->required();
-  cmd->add_option("--filter", opts->filter, "Only tensors whose name matches this shell glob");
-  cmd->add_flag("--json", opts->json, "Print JSON");
-  cmd->add_option("--threads", opts->threads, "Worker threads (0: OMP_NUM_THREADS or all cores)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  names_path(cmd->add_option("A", opts->a, "First GGUF file"))->required();
+  names_path(cmd->add_option("B", opts->b, "Second GGUF file"))->required();
+  add_filter_option(*cmd, opts->filter);
+  add_json_flag(*cmd, opts->json);
+  add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Values are compared after dequantizing both sides to float32, so a tensor re-quantized to another type "
       "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS.");

@@ -11,6 +11,7 @@
 
 #include "byte_size.hpp"
 #include "command.hpp"
+#include "common_options.hpp"
 #include "decoded_stream.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
@@ -162,20 +163,18 @@ void run_export(const ExportOptions& opts) {
 void add_export_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand("export", "Dequantize a GGUF model's tensors into a safetensors file (or shards)");
-  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
-  cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)")->required();
+  add_gguf_file_argument(*cmd, opts->path);
+  names_path(cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)"))->required();
   cmd->add_option("--dtype", opts->dtype,
                   "Float output type: bf16, f16 or f32 (default: f32 for quantized tensors, a plain float tensor's own "
                   "type); integer tensors always keep theirs")
       ->check(CLI::IsMember({"bf16", "f16", "f32"}));
   cmd->add_option("--tensor", opts->tensors, "Only this tensor; repeatable");
-  cmd->add_option("--filter", opts->filter, "Only tensors whose name matches this shell glob, e.g. 'blk.*.attn_*'");
+  add_filter_option(*cmd, opts->filter);
   cmd->add_option("--max-shard-size", opts->max_shard_size,
                   "Split into NAME-0000K-of-0000N.safetensors of at most SIZE (e.g. 5GB, 2GiB) plus "
                   "NAME.safetensors.index.json");
-  cmd->add_option("--threads", opts->threads, "Decoder threads (0: OMP_NUM_THREADS or all cores)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Shapes are in ONNX/PyTorch order (GGUF ne reversed). __metadata__ holds \"format\": \"pt\" and the GGUF's "
       "string-valued general.* keys. Files are written to temporaries and renamed only when all are complete.");

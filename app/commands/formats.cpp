@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "text_table.hpp"
@@ -63,7 +64,7 @@ void run_formats(const FormatsOptions& opts) {
 void add_formats_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<FormatsOptions>();
   CLI::App* cmd = app.add_subcommand("formats", "Show the format table: DequantizePacked formats and GGUF plain types");
-  cmd->add_flag("--json", opts->json, "Print the table as JSON");
+  add_json_flag(*cmd, opts->json);
   cmd->add_flag("--isa", opts->isa, "Show the SIMD path the decoders use (ONNXQ_ISA=scalar|avx2|avx512 forces one)");
   cmd->callback([opts] { run_formats(*opts); });
 }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "text_table.hpp"
 
@@ -103,8 +104,8 @@ void run_info(const InfoOptions& opts) {
 void add_info_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand("info", "Show a GGUF file's version, layout, tensor counts and sizes per type");
-  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
-  cmd->add_flag("--json", opts->json, "Print the same facts as JSON");
+  add_gguf_file_argument(*cmd, opts->path);
+  add_json_flag(*cmd, opts->json);
   cmd->callback([opts] { run_info(*opts); });
 }
 

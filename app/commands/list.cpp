@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
@@ -60,9 +61,9 @@ void run_list(const ListOptions& opts) {
 void add_list_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ListOptions>();
   CLI::App* cmd = app.add_subcommand("list", "List a GGUF file's tensors: type, format id, ONNX shape, size, offset");
-  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
-  cmd->add_option("--filter", opts->filter, "Only tensors whose name matches this shell glob, e.g. 'blk.0.*'");
-  cmd->add_flag("--json", opts->json, "Print JSON");
+  add_gguf_file_argument(*cmd, opts->path);
+  add_filter_option(*cmd, opts->filter);
+  add_json_flag(*cmd, opts->json);
   cmd->callback([opts] { run_list(*opts); });
 }
 

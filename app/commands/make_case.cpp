@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
 #include "tensor_files.hpp"
@@ -189,8 +190,9 @@ void add_make_case_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand("make-case", "Write an ONNX backend node-test folder for one operator, outputs computed by onnxq");
   cmd->add_option("--op", opts->op, "Operator: DequantizePacked, Unpack, OneHot or Unsqueeze")->required();
   cmd->add_option("--attr", opts->attrs, "Attribute NAME=VALUE; lists as 2,32 (e.g. --attr format=gguf:q4_0 --attr shape=2,32)");
-  cmd->add_option("-i,--input", opts->inputs, "Input tensors (.npy, or .pb TensorProto) in the operator's input order")->required();
-  cmd->add_option("-o,--output-dir", opts->output_dir, "The case folder to write")->required();
+  names_path(cmd->add_option("-i,--input", opts->inputs, "Input tensors (.npy, or .pb TensorProto) in the operator's input order"))
+      ->required();
+  names_path(cmd->add_option("-o,--output-dir", opts->output_dir, "The case folder to write"))->required();
   cmd->add_option("--opset", opts->opset,
                   "Opset to import (default: 29 for Unpack/DequantizePacked, 9 for OneHot, 23 for Unsqueeze)");
   cmd->add_option("--ir-version", opts->ir_version, "IR version to declare (default: from the opset; 10 from opset 21)");

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
 #include "text_table.hpp"
@@ -57,10 +58,10 @@ void run_meta(const MetaOptions& opts) {
 void add_meta_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<MetaOptions>();
   CLI::App* cmd = app.add_subcommand("meta", "Show a GGUF file's metadata (all keys, or chosen values for scripts)");
-  cmd->add_option("FILE", opts->path, "GGUF file")->required();
+  add_gguf_file_argument(*cmd, opts->path);
   cmd->add_option("-k,--key", opts->keys, "Print only this key's value, unquoted (arrays: one element per line); repeatable");
   cmd->add_flag("--full", opts->full, "Show every array element, not the first " + std::to_string(kArrayPreview));
-  cmd->add_flag("--json", opts->json, "Print JSON (arrays complete, 64-bit integers exact)");
+  add_json_flag(*cmd, opts->json, "arrays complete, 64-bit integers exact");
   cmd->callback([opts] { run_meta(*opts); });
 }
 

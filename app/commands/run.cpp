@@ -7,6 +7,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
 #include "tensor_files.hpp"
@@ -99,11 +100,15 @@ void run_run(const RunOptions& opts) {
 void add_run_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a single-node ONNX model on .npy/.pb inputs and write its outputs");
-  cmd->add_option("model", opts->model, "The model (.onnx) with exactly one node")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-i,--input", opts->inputs, "NAME=FILE.npy or NAME=FILE.pb for a graph input (a bare FILE takes the next input)")
+  names_path(cmd->add_option("model", opts->model, "The model (.onnx) with exactly one node"))
+      ->required()
+      ->check(CLI::ExistingFile);
+  names_path(cmd->add_option("-i,--input", opts->inputs,
+                             "NAME=FILE.npy or NAME=FILE.pb for a graph input (a bare FILE takes the next input)"))
       ->required();
-  cmd->add_option("-o,--output-dir", opts->output_dir,
-                  "Folder for the outputs, one file per graph output named after it (default: .); '-' writes the only output to stdout");
+  names_path(cmd->add_option("-o,--output-dir", opts->output_dir,
+                             "Folder for the outputs, one file per graph output named after it (default: .); '-' writes the "
+                             "only output to stdout"));
   cmd->add_flag("--pb", opts->pb, "Write outputs as serialized TensorProto (.pb) instead of .npy");
   cmd->add_flag("--typed-fields", opts->typed_fields, "With --pb: store elements in the typed fields, not raw_data");
   cmd->callback([opts] { run_run(*opts); });

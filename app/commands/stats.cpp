@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "metadata_format.hpp"
 #include "progress.hpp"
@@ -110,14 +111,12 @@ void add_stats_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<StatsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "stats", "Per-tensor min, max, mean, std, zero/NaN/Inf counts and blocks with NaN/Inf/subnormal scales");
-  cmd->add_option("FILE", opts->path, "GGUF file (for a split model, any shard)")->required();
+  add_gguf_file_argument(*cmd, opts->path);
   cmd->add_option("--tensor", opts->tensors, "Tensor name; repeatable");
-  cmd->add_option("--filter", opts->filter, "Tensors whose name matches this shell glob, e.g. 'blk.0.*'");
+  add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "All tensors (the default when no tensor is chosen)");
-  cmd->add_flag("--json", opts->json, "Print JSON (null for min/max/mean/std of a tensor without finite values)");
-  cmd->add_option("--threads", opts->threads, "Worker threads (0: OMP_NUM_THREADS or all cores)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_json_flag(*cmd, opts->json, "null for min/max/mean/std of a tensor without finite values");
+  add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Values are the decoder's float32 output (I32/I64/F64 tensors are rounded to float32). mean and std "
       "(population, ddof=0) are over the finite values, with double accumulators and a fixed chunk order, so "

@@ -1,6 +1,6 @@
 #include "docs/cli_model.hpp"
 
-#include <algorithm>
+#include "common_options.hpp"
 
 namespace onnxq::cli::docs {
 namespace {
@@ -30,6 +30,7 @@ OptionDoc describe_option(const CLI::Option& opt) {
   doc.description = opt.get_description();
   doc.default_value = opt.get_default_str();
   doc.required = opt.get_required();
+  doc.names_path = option_names_path(opt);
   const bool flag = opt.get_expected_max() == 0;
   if (!flag) {
     parse_type_name(opt.get_type_name(), doc);
@@ -42,23 +43,6 @@ OptionDoc describe_option(const CLI::Option& opt) {
 }
 
 }  // namespace
-
-bool OptionDoc::wants_file() const {
-  if (!positional.empty()) return true;
-  if (!takes_value() || !choices.empty()) return false;
-  auto lower = [](std::string t) {
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-    return t;
-  };
-  std::string names_text;
-  for (const std::string& n : names) names_text += n + " ";
-  const std::string help = lower(description);
-  for (const char* word : {"output", "input", "dir", "raw", "json"})
-    if (names_text.find(word) != std::string::npos) return true;
-  for (const char* word : {"file", "folder", "directory", ".npy", ".pb", ".onnx"})
-    if (help.find(word) != std::string::npos) return true;
-  return false;
-}
 
 CommandDoc describe_app(const CLI::App& app) {
   CommandDoc doc;

@@ -18,8 +18,8 @@ struct OptionDoc {
   std::string default_value;
   bool required = false;
   bool repeatable = false;
+  bool names_path = false;  // the value names a file or folder (declared with names_path())
   bool takes_value() const { return !value_name.empty(); }
-  bool wants_file() const;  // a value or positional that names a file or folder
 };
 
 struct CommandDoc {

@@ -41,7 +41,7 @@ void bash_value_arms(std::ostringstream& out, const CommandDoc& cmd) {
     out << "        " << join(o.names, "|") << ")\n";
     if (!o.choices.empty())
       out << "          COMPREPLY=($(compgen -W '" << join(o.choices, " ") << "' -- \"$cur\")); return ;;\n";
-    else if (o.wants_file())
+    else if (o.names_path)
       out << "          COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n";
     else
       out << "          COMPREPLY=(); return ;;\n";
@@ -55,7 +55,7 @@ std::string zsh_spec(const OptionDoc& o) {
     if (!o.choices.empty())
       action = ":" + zsh_field(o.value_name) + ":(" + join(o.choices, " ") + ")";
     else
-      action = ":" + zsh_field(o.value_name) + ":" + (o.wants_file() ? "_files" : "");
+      action = ":" + zsh_field(o.value_name) + ":" + (o.names_path ? "_files" : "");
   }
   const std::string star = o.repeatable ? "*" : "";
   if (o.names.size() == 1) return "'" + star + o.names[0] + help + action + "'";
@@ -108,7 +108,7 @@ std::string render_zsh_completion(const CommandDoc& root) {
     for (const OptionDoc& o : sub.options) out << " \\\n    " << zsh_spec(o);
     int index = 1;
     for (const OptionDoc& p : sub.positionals) {
-      const std::string action = p.wants_file() ? "_files" : "";
+      const std::string action = p.names_path ? "_files" : "";
       if (p.repeatable)
         out << " \\\n    '*:" << zsh_field(p.positional) << ":" << action << "'";
       else

@@ -91,15 +91,15 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     conformance)
-      opts='-h --help --filter --rtol --atol --json'
+      opts='-h --help --filter --rtol --atol --json --json-out'
       case $prev in
         --filter)
-          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+          COMPREPLY=(); return ;;
         --rtol)
           COMPREPLY=(); return ;;
         --atol)
           COMPREPLY=(); return ;;
-        --json)
+        --json-out)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac ;;
     run)
@@ -126,7 +126,7 @@ _onnxq() {
         --ir-version)
           COMPREPLY=(); return ;;
         --name)
-          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+          COMPREPLY=(); return ;;
       esac ;;
     unpack)
       opts='-h --help --bits --radix --group-size --count --axis --storage --shape -o --output'

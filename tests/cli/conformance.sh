@@ -22,7 +22,7 @@ sys.exit(1 if missing or len(index) < 50 else 0)' "$cases_dir/index.json" "$WORK
 
 # --- --json: the same facts for scripts ---
 json_report() {
-  "$ONNXQ" conformance "$cases_dir" --json - >"$WORK/report.json" || return 1
+  "$ONNXQ" conformance "$cases_dir" --json >"$WORK/report.json" || return 1
   "$PYTHON" - "$WORK/report.json" "$n_cases" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -35,13 +35,32 @@ ops = {c["op_type"]: c["opset"] for c in r["cases"]}
 assert ops == {"DequantizePacked": 29, "Unpack": 29, "OneHot": 9, "Unsqueeze": 23}, ops
 EOF
 }
-check "--json - prints only a JSON report" json_report
+check "--json prints only a JSON report" json_report
 json_file() {
-  "$ONNXQ" conformance "$cases_dir" --filter 'test_onehot_*' --json "$WORK/r.json" >"$WORK/out.txt" || return 1
+  "$ONNXQ" conformance "$cases_dir" --filter 'test_onehot_*' --json-out "$WORK/r.json" >"$WORK/out.txt" || return 1
   [ "$(tail -n 1 "$WORK/out.txt")" = "5 passed, 0 failed, 0 skipped" ] || return 1
+  [ "$(wc -l <"$WORK/out.txt")" -eq 6 ] || return 1
   "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"]==5 and len(r["cases"])==5 else 1)' "$WORK/r.json"
 }
-check "--json FILE writes the report beside the text" json_file
+check "--json-out FILE writes the report beside the text" json_file
+json_both() {
+  "$ONNXQ" conformance "$cases_dir" --filter 'test_onehot_*' --json --json-out "$WORK/both.json" >"$WORK/both.out" || return 1
+  cmp -s "$WORK/both.out" "$WORK/both.json" || return 1
+  "$ONNXQ" conformance "$cases_dir" --filter 'test_onehot_*' --json-out - >"$WORK/dash.out" || return 1
+  # Same report both ways; only the timings differ between runs.
+  "$PYTHON" - "$WORK/both.json" "$WORK/dash.out" <<'EOF'
+import json, sys
+def load(p):
+    r = json.load(open(p))
+    for c in r["cases"]:
+        del c["seconds"]
+    return r
+a, b = load(sys.argv[1]), load(sys.argv[2])
+assert a == b and a["passed"] == 5, (a, b)
+EOF
+}
+check "--json with --json-out FILE: the same report on stdout and in FILE; --json-out - is --json" json_both
+check "--json takes no value" expect_exit 3 "$ONNXQ" conformance "$cases_dir" --json "$WORK/not-a-case-folder.json"
 
 # --- --filter ---
 filter_unpack() {
@@ -99,8 +118,22 @@ b = open(p, "rb").read()
 open(p, "wb").write(b.replace(b"Unsqueeze", b"Unsqueez\xff"))
 EOF
 check "a non-UTF-8 op name is a SKIP, also in --json" bash -c \
-  '"$0" conformance "$1" --json - | "$2" -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r[\"skipped\"]==1 else 1)"' \
+  '"$0" conformance "$1" --json | "$2" -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r[\"skipped\"]==1 else 1)"' \
   "$ONNXQ" "$WORK/latin1" "$PYTHON"
+# Control characters in a case name or a reason are escaped: every case stays on one line.
+ctl_case=$WORK/ctl/test_tab$'\t'name
+mkdir -p "$WORK/ctl"
+cp -r "$cases_dir/test_unsqueeze_axis_1" "$ctl_case"
+mv "$ctl_case/test_data_set_0" "$ctl_case/test_data_set_"$'\n'"0"
+printf '\x0f\xff' >"$ctl_case/test_data_set_"$'\n'"0/input_0.pb"
+escaped_report() {
+  expect_exit 2 "$ONNXQ" conformance "$WORK/ctl" || return 1
+  diff -u - "$WORK/out" <<'EOF'
+FAIL test_tab\tname: test_data_set_\n0/input_0.pb: not a valid serialized TensorProto
+0 passed, 1 failed, 0 skipped
+EOF
+}
+check "control characters in names and reasons are escaped onto one line" escaped_report
 check "only passes and skips: exit 0" expect_exit 0 "$ONNXQ" conformance "$broken/test_unsqueeze_axis_0" "$broken/sub/test_onehot_with_axis"
 check "a tolerance does not hide an integer difference" expect_exit 2 "$ONNXQ" conformance "$broken/test_unpack_3bit" --rtol 1 --atol 1
 check "a missing PATH is an I/O error" expect_exit 3 "$ONNXQ" conformance "$WORK/no-such-dir"
@@ -136,7 +169,7 @@ make_cases() {
 }
 check "make-case writes cases for all four operators" make_cases
 round_trip() {
-  "$ONNXQ" conformance "$mc" --json "$WORK/made.json" >"$WORK/made.txt" || return 1
+  "$ONNXQ" conformance "$mc" --json-out "$WORK/made.json" >"$WORK/made.txt" || return 1
   [ "$(tail -n 1 "$WORK/made.txt")" = "6 passed, 0 failed, 0 skipped" ] || return 1
   "$PYTHON" - "$WORK/made.json" <<'EOF'
 import json, sys

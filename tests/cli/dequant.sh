@@ -145,4 +145,21 @@ import numpy as np; a = np.load('$WORK/empty.npy'); assert a.shape == (2, 0, 64)
 }
 check "empty raw tensor gives an empty array" empty_raw
 
+# --threads is one shared definition: every command that takes it refuses a negative count the
+# same way (usage error, same message) and shows the same help line.
+threads_shared() {
+  local first_err='' first_help='' help
+  for cmd in "dequant $ZOO --all --out-dir $WORK/t" "stats $ZOO" "diff $ZOO $ZOO" "export $ZOO -o $WORK/t.safetensors"; do
+    # shellcheck disable=SC2086
+    expect_exit 1 "$ONNXQ" $cmd --threads -1 || return 1
+    [ -n "$first_err" ] || first_err=$(cat "$WORK/err")
+    [ "$(cat "$WORK/err")" = "$first_err" ] || { echo "different message: $cmd" >&2; return 1; }
+    help=$("$ONNXQ" ${cmd%% *} --help | grep -- '^  --threads ')
+    [ -n "$first_help" ] || first_help=$help
+    [ "$help" = "$first_help" ] || { echo "different help: $cmd" >&2; return 1; }
+  done
+  [[ $first_err == *"--threads"* ]] && [ ! -e "$WORK/t" ] && [ ! -e "$WORK/t.safetensors" ]
+}
+check "dequant, stats, diff and export check --threads alike" threads_shared
+
 finish

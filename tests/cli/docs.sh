@@ -99,6 +99,31 @@ check "bash completion completes commands, options and --dtype values" bash -c '
   [[ "$(complete_words onnxq export x.gguf --dtype "")" == "bf16 f16 f32" ]] || exit 1
   [[ " $(complete_words onnxq stats --) " == *" --threads "* ]] || exit 1
 ' _ "$WORK/onnxq.bash"
+# File names are offered exactly where an option is declared to name a path (names_path()),
+# not where its help text happens to mention a file or folder.
+mkdir -p "$WORK/compl" && touch "$WORK/compl/some.file"
+check "bash completion offers file names for path options and only for them" bash -c '
+  source "$1"
+  cd "$2"
+  complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _onnxq; echo "${COMPREPLY[*]}"; }
+  [[ "$(complete_words onnxq conformance cases --json-out so)" == "some.file" ]] || exit 1
+  [[ "$(complete_words onnxq dequant m.gguf --out-dir so)" == "some.file" ]] || exit 1
+  [[ "$(complete_words onnxq run m.onnx -i so)" == "some.file" ]] || exit 1
+  [[ -z "$(complete_words onnxq make-case --name so)" ]] || exit 1
+  [[ -z "$(complete_words onnxq conformance cases --filter so)" ]] || exit 1
+  [[ -z "$(complete_words onnxq stats m.gguf --threads so)" ]] || exit 1
+' _ "$WORK/onnxq.bash" "$WORK/compl"
+check "zsh completion offers files for path options and only for them" "$PYTHON" - "$WORK/_onnxq" <<'PY'
+import re, sys
+z = open(sys.argv[1]).read()
+def spec(pattern):
+    return re.search("^    " + pattern + r"( \\)?$", z, re.M) is not None
+assert spec(r"'--json-out\[.*\]:FILE\|-:_files'"), "--json-out"
+assert spec(r"'--out-dir\[.*\]:TEXT:_files'"), "--out-dir"
+assert spec(r"'1:FILE:_files'"), "FILE"
+assert spec(r"'--name\[.*\]:TEXT:'"), "--name"
+assert spec(r"'--filter\[Cases .*\]:TEXT:'"), "--filter"
+PY
 if command -v zsh >/dev/null; then
   check "zsh completion parses" zsh -n "$WORK/_onnxq"
 fi

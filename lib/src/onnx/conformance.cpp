@@ -1,11 +1,10 @@
-// Backend node-test cases: discovery, running every data set, and the one-line verdicts.
+// Backend node-test cases: discovery, and running every data set into a CaseResult.
 #include "onnxq/onnx/conformance.hpp"
 
 #include <fnmatch.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -123,24 +122,6 @@ DataSetResult run_data_set(const SingleNodeModel& model, const fs::path& case_di
   return r;
 }
 
-// Reasons go on one report line: control characters become escapes.
-std::string one_line(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
 // Runs `body`, turning any exception into a FAIL reason.
 template <class Body>
 std::optional<std::string> failure_of(Body&& body) {
@@ -150,20 +131,11 @@ std::optional<std::string> failure_of(Body&& body) {
   } catch (const std::bad_alloc&) {
     return std::string("out of memory");
   } catch (const std::exception& e) {
-    return one_line(e.what());
+    return std::string(e.what());
   }
 }
 
 }  // namespace
-
-std::string_view case_status_name(CaseStatus status) {
-  switch (status) {
-    case CaseStatus::Pass: return "PASS";
-    case CaseStatus::Fail: return "FAIL";
-    case CaseStatus::Skip: return "SKIP";
-  }
-  return "?";
-}
 
 std::vector<std::string> find_case_folders(const std::string& path) {
   std::error_code ec;
@@ -230,28 +202,6 @@ CaseResult run_conformance_case(const std::string& case_folder, const Conformanc
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
-}
-
-std::string format_case_line(const CaseResult& r) {
-  std::string line(case_status_name(r.status));
-  line += ' ';
-  line += one_line(r.name);
-  if (r.status != CaseStatus::Pass) {
-    line += ": ";
-    line += r.reason;
-  }
-  return line;
-}
-
-void ConformanceTotals::add(CaseStatus status) {
-  if (status == CaseStatus::Pass) ++passed;
-  else if (status == CaseStatus::Fail) ++failed;
-  else ++skipped;
-}
-
-std::string format_totals(const ConformanceTotals& t) {
-  return std::to_string(t.passed) + " passed, " + std::to_string(t.failed) + " failed, " + std::to_string(t.skipped) +
-         " skipped";
 }
 
 }  // namespace onnxq

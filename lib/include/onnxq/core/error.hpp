@@ -1,5 +1,5 @@
 // The library's one error type. The library never prints and never exits:
-// it throws onnxq::Error and the caller (the CLI) decides what to do.
+// it throws onnxq::Error and the caller decides what to do with each kind.
 #pragma once
 
 #include <stdexcept>
@@ -8,10 +8,10 @@
 namespace onnxq {
 
 enum class ErrorKind {
-  InvalidInput,  // a file, tensor or value that breaks a rule (CLI exit code 2)
-  InvalidArgument,  // an operator attribute or option value out of range (exit 2)
-  Unsupported,   // valid input that onnxq does not handle (exit 2)
-  Io,            // open/read/write/map failure (exit 3)
+  InvalidInput,     // a file, tensor or value that breaks a rule
+  InvalidArgument,  // an operator attribute or option value out of range
+  Unsupported,      // valid input that onnxq does not handle
+  Io,               // open/read/write/map failure
 };
 
 class Error : public std::runtime_error {

@@ -1,5 +1,6 @@
 // ONNX backend node tests: a case folder holds model.onnx (one node) and
-// test_data_set_N/input_K.pb, output_K.pb. This finds cases, runs them and words the result.
+// test_data_set_N/input_K.pb, output_K.pb. This finds cases and runs them; the results are
+// plain data, and how they are reported is up to the caller.
 #pragma once
 
 #include <cstdint>
@@ -12,19 +13,18 @@
 namespace onnxq {
 
 enum class CaseStatus { Pass, Fail, Skip };
-std::string_view case_status_name(CaseStatus status);  // "PASS", "FAIL", "SKIP"
 
 struct DataSetResult {
   std::string name;  // "test_data_set_0"
   CaseStatus status = CaseStatus::Pass;
-  std::string reason;  // empty for PASS
+  std::string reason;  // why it failed, as the error said it (any bytes); empty for PASS
 };
 
 struct CaseResult {
   std::string name;  // the folder's name
   std::string path;
   CaseStatus status = CaseStatus::Pass;
-  std::string reason;  // one line; empty for PASS
+  std::string reason;  // why it failed or was skipped, as the error said it (any bytes); empty for PASS
   std::string op_type;  // empty when the model did not load
   std::string domain;
   std::int64_t opset = 0;
@@ -47,15 +47,5 @@ bool case_name_matches(const std::string& name, const std::string& glob);
 // Runs every test_data_set_* of the case. Never throws for anything the files contain:
 // an unloadable model or data set is a FAIL with the reason, an operator onnxq lacks a SKIP.
 CaseResult run_conformance_case(const std::string& case_folder, const ConformanceOptions& options);
-
-// "PASS name", "FAIL name: reason" or "SKIP name: reason".
-std::string format_case_line(const CaseResult& result);
-
-struct ConformanceTotals {
-  std::uint64_t passed = 0, failed = 0, skipped = 0;
-  void add(CaseStatus status);
-};
-// Exactly "N passed, N failed, N skipped".
-std::string format_totals(const ConformanceTotals& totals);
 
 }  // namespace onnxq

@@ -1,0 +1,58 @@
+#include "common_options.hpp"
+
+#include <charconv>
+#include <unordered_set>
+
+namespace onnxq::cli {
+namespace {
+
+// Options live as long as their CLI::App, which lives for the whole run.
+std::unordered_set<const CLI::Option*>& path_options() {
+  static std::unordered_set<const CLI::Option*> options;
+  return options;
+}
+
+}  // namespace
+
+CLI::Option* names_path(CLI::Option* option) {
+  path_options().insert(option);
+  return option;
+}
+
+bool option_names_path(const CLI::Option& option) { return path_options().count(&option) != 0; }
+
+CLI::Option* add_gguf_file_argument(CLI::App& cmd, std::string& path, Presence presence) {
+  CLI::Option* opt = names_path(cmd.add_option("FILE", path, "GGUF file (for a split model, any shard)"));
+  if (presence == Presence::Required) opt->required();
+  return opt;
+}
+
+CLI::Option* add_filter_option(CLI::App& cmd, std::string& glob, FilterOf what) {
+  const char* help = what == FilterOf::Cases
+                         ? "Cases whose folder name matches this shell glob (*, ?, [...]), e.g. 'test_unpack_*'"
+                         : "Tensors whose name matches this shell glob (*, ?, [...]), e.g. 'blk.0.*'";
+  return cmd.add_option("--filter", glob, help);
+}
+
+CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail) {
+  std::string help = "Print the same facts as JSON";
+  if (!detail.empty()) help += " (" + std::string(detail) + ")";
+  return cmd.add_flag("--json", json, help);
+}
+
+CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
+  // Like CLI::NonNegativeNumber (same NONNEGATIVE in --help), with a message a person can read.
+  // Text that is not an integer is left to the conversion, which reports it.
+  const CLI::Validator non_negative(
+      [](std::string& text) -> std::string {
+        long long value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec == std::errc() && end == text.data() + text.size() && value < 0)
+          return "must be 0 (all cores) or more, got " + text;
+        return std::string();
+      },
+      "NONNEGATIVE");
+  return cmd.add_option("--threads", threads, "Worker threads (0: all cores)")->capture_default_str()->check(non_negative);
+}
+
+}  // namespace onnxq::cli

@@ -1,0 +1,33 @@
+// Options that several commands take, each defined once here so that its name, help text,
+// checks and documentation agree in every command. Commands call these instead of
+// add_option/add_flag for FILE, --filter, --json and --threads.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <string_view>
+
+namespace onnxq::cli {
+
+// Declares that an option's value (or a positional) names a file or folder: the shell
+// completions offer file names for exactly these options. Returns `option`, for chaining.
+CLI::Option* names_path(CLI::Option* option);
+bool option_names_path(const CLI::Option& option);
+
+enum class Presence { Required, Optional };
+
+// FILE: the GGUF file to read (any shard of a split model).
+CLI::Option* add_gguf_file_argument(CLI::App& cmd, std::string& path, Presence presence = Presence::Required);
+
+// --filter GLOB: a shell glob (fnmatch) over tensor names or conformance case names.
+enum class FilterOf { Tensors, Cases };
+CLI::Option* add_filter_option(CLI::App& cmd, std::string& glob, FilterOf what = FilterOf::Tensors);
+
+// --json: a flag; the command prints JSON on stdout instead of its text output. `detail`
+// (optional) is appended to the help in parentheses.
+CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail = {});
+
+// --threads N: 0 (the default) means all cores; negative values are a usage error.
+CLI::Option* add_threads_option(CLI::App& cmd, int& threads);
+
+}  // namespace onnxq::cli
