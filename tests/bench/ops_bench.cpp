@@ -137,8 +137,8 @@ void BM_UnpackAllocating(benchmark::State& state) {
 }
 BENCHMARK(BM_UnpackAllocating)->Arg(3)->Arg(4)->Unit(benchmark::kMillisecond);
 
-// (R, G) = (3, 5): five ternary codes per byte; range(0) = index into unpack_kernel_paths().
-void BM_UnpackTernary(benchmark::State& state) {
+// (R, G) = (3, 5): five base-3 codes per byte; range(0) = index into unpack_kernel_paths().
+void BM_UnpackRadix3(benchmark::State& state) {
   const std::vector<std::string> paths = unpack_kernel_paths();
   const auto path_index = static_cast<std::size_t>(state.range(0));
   if (path_index >= paths.size()) {
@@ -168,7 +168,7 @@ void BM_UnpackTernary(benchmark::State& state) {
   state.counters["ratio_to_fill"] = ratio;
   state.counters["bw_vs_fill"] = 1 / ratio;
 }
-BENCHMARK(BM_UnpackTernary)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_UnpackRadix3)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
 // OneHot: 1M int64 indices, depth 1000, float32 values: a 4 GB output. range(0): 0 = off value 0
 // (the allocating form skips the fill pass: fresh storage is already zero), 1 = off value 0.5.

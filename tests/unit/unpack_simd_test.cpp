@@ -23,14 +23,14 @@ UnpackAttributes bits_attrs(std::int64_t bits) {
   return a;
 }
 
-UnpackAttributes ternary_attrs() {
+UnpackAttributes radix3_attrs() {
   UnpackAttributes a;
   a.radix = 3;
   a.group_size = 5;
   return a;
 }
 
-// Rows of random words (every bit random, padding included); `limit` caps each byte (ternary).
+// Rows of random words (every bit random, padding included); `limit` caps each byte (radix 3).
 Tensor random_words(DType storage, std::int64_t rows, std::int64_t words, std::mt19937_64& rng, unsigned limit = 256) {
   Tensor x = Tensor::zeros(storage, {rows, words});
   for (auto& b : x.mutable_bytes()) b = static_cast<std::byte>(rng() % limit);
@@ -100,7 +100,7 @@ TEST(UnpackSimd, BitsEveryPathMatchesReference) {
         }
 }
 
-TEST(UnpackSimd, TernaryEveryPathMatchesReference) {
+TEST(UnpackSimd, Radix3EveryPathMatchesReference) {
   ThresholdGuard guard;
   std::mt19937_64 rng(35);
   const std::vector<std::int64_t> lengths = row_lengths(rng);
@@ -119,16 +119,16 @@ TEST(UnpackSimd, TernaryEveryPathMatchesReference) {
           x.mutable_bytes()[static_cast<std::size_t>(row_bytes - 1)] = std::byte{0xFF};
         }
         const Tensor c = int64_scalar(count);
-        const Tensor expected = unpack_reference(x, c, ternary_attrs());
+        const Tensor expected = unpack_reference(x, c, radix3_attrs());
         Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
         for (auto& b : y.mutable_bytes()) b = std::byte{0xEE};
-        unpack_into_path(x, c, ternary_attrs(), y, path);
+        unpack_into_path(x, c, radix3_attrs(), y, path);
         ASSERT_TRUE(same_bytes(y, expected));
       }
 }
 
 // Every group index 0..242, in every position of a 64-byte vector, against digits computed here.
-TEST(UnpackSimd, TernaryAllIndices) {
+TEST(UnpackSimd, Radix3AllIndices) {
   std::vector<std::uint8_t> bytes;
   for (int shift = 0; shift < 64; ++shift)
     for (unsigned v = 0; v < 243; ++v) bytes.push_back(static_cast<std::uint8_t>((v + shift) % 243));
@@ -137,7 +137,7 @@ TEST(UnpackSimd, TernaryAllIndices) {
   for (const std::string& path : unpack_kernel_paths()) {
     SCOPED_TRACE(path);
     Tensor y = Tensor::zeros(DType::UInt8, {1, 5 * n});
-    unpack_into_path(x, int64_scalar(5 * n), ternary_attrs(), y, path);
+    unpack_into_path(x, int64_scalar(5 * n), radix3_attrs(), y, path);
     const auto* codes = reinterpret_cast<const std::uint8_t*>(y.bytes().data());
     for (std::int64_t g = 0; g < n; ++g) {
       unsigned v = bytes[static_cast<std::size_t>(g)];
@@ -147,7 +147,7 @@ TEST(UnpackSimd, TernaryAllIndices) {
 }
 
 // An index >= 243 anywhere in a row (first vector, later vector, tail) is diagnosed on every path.
-TEST(UnpackSimd, TernaryInvalidIndexEveryPath) {
+TEST(UnpackSimd, Radix3InvalidIndexEveryPath) {
   ThresholdGuard guard;
   std::mt19937_64 rng(7);
   for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
@@ -158,7 +158,7 @@ TEST(UnpackSimd, TernaryInvalidIndexEveryPath) {
       Tensor x = random_words(DType::UInt8, 2, 400, rng, 243);
       x.mutable_bytes()[static_cast<std::size_t>(400 + at)] = static_cast<std::byte>(243 + rng() % 13);
       Tensor y = Tensor::zeros(DType::UInt8, {2, 2000});
-      EXPECT_THROW(unpack_into_path(x, int64_scalar(2000), ternary_attrs(), y, path), Error);
+      EXPECT_THROW(unpack_into_path(x, int64_scalar(2000), radix3_attrs(), y, path), Error);
     }
 }
 

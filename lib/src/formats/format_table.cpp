@@ -44,7 +44,12 @@ const BlockFormat* find_format(std::string_view name) {
   return nullptr;
 }
 
-bool is_removed_ggml_type(std::uint32_t t) { return t == 4 || t == 5 || (t >= 31 && t <= 33) || (t >= 36 && t <= 38); }
+bool is_removed_ggml_type(std::uint32_t ggml_type) {
+#define ONNXQ_REMOVED_TYPE(type, name) \
+  if (ggml_type == (type)) return true;
+#include "formats/format_rows.def"
+  return false;
+}
 
 std::string_view family_name(FormatFamily family) {
   switch (family) {

@@ -1,5 +1,5 @@
 // The dtype table: ONNX TensorProto data types with their sizes and names.
-// .npy, .pb, the operators and the CLI all ask this table.
+// .npy, .pb and the operators all ask this table.
 #pragma once
 
 #include <cstddef>
@@ -41,7 +41,7 @@ enum class DType : std::int32_t {
 struct DTypeInfo {
   DType dtype;
   std::string_view onnx_name;   // "FLOAT", "UINT8", ... as in the ONNX schema
-  std::string_view short_name;  // "f32", "u8", ... as the CLI spells it
+  std::string_view short_name;  // "f32", "u8", ... the short spelling
   std::string_view numpy_name;  // "float32", "uint8", ...; empty when numpy has none
   std::string_view npy_descr;   // "<f4", "|u1", ...; empty when .npy has no exact descr
   std::uint32_t bits;           // bits per element; 4 for the packed 4-bit types, 0 for strings

@@ -24,7 +24,7 @@ Tensor unpack(const Tensor& x, const Tensor& count, const UnpackAttributes& attr
 // As unpack(), into `y`: an owned UINT8 tensor of the output shape (reused buffers, benchmarks).
 void unpack_into(const Tensor& x, const Tensor& count, const UnpackAttributes& attrs, Tensor& y);
 
-// The largest count whose packed length equals x's axis length (what a CLI uses when no count is given).
+// The largest count whose packed length equals x's axis length (a default when no count is given).
 // Throws Error when no count fits (a grouped W wider than the leftover bits) or the attributes are invalid.
 std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs);
 

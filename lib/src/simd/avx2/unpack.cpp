@@ -1,4 +1,4 @@
-// Unpack row kernels for AVX2 (compiled with the AVX2 flags of the dequant decoders): each 128-bit
+// Unpack row kernels for AVX2 (compiled with this folder's flags, as the decoders beside it): each 128-bit
 // lane makes 16 codes from the 2*BITS bytes loaded into it; vpshufb gives every code a 16-bit
 // window, vpmullw by 2^(8 - shift) moves the code to the window's high byte (AVX2 has no per-word
 // shift), and vpackuswb narrows. (3, 5) uses 16-bit multiplies (below); the AVX-512 BW set shares

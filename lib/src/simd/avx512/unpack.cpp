@@ -1,5 +1,5 @@
-// Unpack row kernels for AVX-512 F/BW/VL without VBMI (compiled with the AVX-512 flags of the
-// dequant decoders): each 128-bit lane makes 16 codes from the 2*BITS bytes vpermd brings into it;
+// Unpack row kernels for AVX-512 F/BW/VL without VBMI (compiled with this folder's AVX-512
+// flags, as the decoders beside it): each 128-bit lane makes 16 codes from the 2*BITS bytes vpermd brings into it;
 // vpshufb gives every code a 16-bit window, vpsrlvw aligns it, vpackuswb narrows to bytes.
 // Row ends use masked loads and stores. Internal linkage except the exported table; no std::
 // inline templates (their out-of-line copies could be shared with code compiled without AVX-512).

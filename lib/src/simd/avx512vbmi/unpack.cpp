@@ -1,4 +1,4 @@
-// Unpack row kernels for AVX-512 with VBMI (compiled with -mavx512vbmi): vpermb puts the BITS
+// Unpack row kernels for AVX-512 with VBMI (this folder adds -mavx512vbmi to the AVX-512 flags): vpermb puts the BITS
 // bytes holding each run of eight codes into one qword, vpmultishiftqb pulls every code's 8-bit
 // window out of it, one AND keeps BITS bits; (3, 5) below. Row ends use masked loads and stores (never touching
 // bytes outside the row). Everything but the exported table has internal linkage, and no
