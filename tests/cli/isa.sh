@@ -1,4 +1,4 @@
-# onnxq formats --isa: the decoders' SIMD path and ONNXQ_ISA forcing (bit-exactness across paths: unit/simd_cross_path_test).
+# onnxq formats --isa: the decoders' SIMD path and ONNXQ_ISA forcing (bit-exactness across paths: tests/unit/simd/cross_path_test.cpp).
 source "$(dirname "$0")/common.bash"
 
 supported() { "$ONNXQ" formats --isa --json | "$PYTHON" -c 'import json,sys; print(" ".join(json.load(sys.stdin)["supported_isas"]))'; }
