@@ -14,8 +14,8 @@ namespace onnxq::cli {
 
 // Options every command shares (set on the top-level app).
 struct GlobalOptions {
-  int verbosity = 0;  // -v: info, -vv: debug
-  bool quiet = false; // -q: no warnings, no progress
+  int verbosity = 0;   // -v: info, -vv: debug
+  bool quiet = false;  // -q: no warnings, no progress
 };
 
 using AddCommandFn = void (*)(CLI::App& app, const GlobalOptions& global);

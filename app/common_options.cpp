@@ -52,7 +52,9 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
         return std::string();
       },
       "NONNEGATIVE");
-  return cmd.add_option("--threads", threads, "Worker threads (0: all cores)")->capture_default_str()->check(non_negative);
+  return cmd.add_option("--threads", threads, "Worker threads (0: all cores)")
+      ->capture_default_str()
+      ->check(non_negative);
 }
 
 }  // namespace onnxq::cli

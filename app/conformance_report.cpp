@@ -27,9 +27,12 @@ std::string format_case_line(const CaseResult& r) {
 }
 
 void ConformanceTotals::add(CaseStatus status) {
-  if (status == CaseStatus::Pass) ++passed;
-  else if (status == CaseStatus::Fail) ++failed;
-  else ++skipped;
+  if (status == CaseStatus::Pass)
+    ++passed;
+  else if (status == CaseStatus::Fail)
+    ++failed;
+  else
+    ++skipped;
 }
 
 std::string format_totals(const ConformanceTotals& t) {
@@ -40,10 +43,17 @@ std::string format_totals(const ConformanceTotals& t) {
 nlohmann::ordered_json case_json(const CaseResult& r) {
   nlohmann::ordered_json data_sets = nlohmann::ordered_json::array();
   for (const auto& ds : r.data_sets)
-    data_sets.push_back({{"name", ds.name}, {"status", case_status_name(ds.status)}, {"reason", report_text(ds.reason)}});
-  return {{"name", r.name},     {"path", r.path},       {"status", case_status_name(r.status)},
-          {"reason", report_text(r.reason)}, {"op_type", r.op_type}, {"domain", r.domain},
-          {"opset", r.opset},   {"seconds", r.seconds}, {"data_sets", data_sets}};
+    data_sets.push_back(
+        {{"name", ds.name}, {"status", case_status_name(ds.status)}, {"reason", report_text(ds.reason)}});
+  return {{"name", r.name},
+          {"path", r.path},
+          {"status", case_status_name(r.status)},
+          {"reason", report_text(r.reason)},
+          {"op_type", r.op_type},
+          {"domain", r.domain},
+          {"opset", r.opset},
+          {"seconds", r.seconds},
+          {"data_sets", data_sets}};
 }
 
 std::string format_json_report(const ConformanceTotals& totals, const std::optional<Tolerance>& tolerance,

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/npy/writer.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/npy/writer.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -20,9 +20,9 @@ constexpr std::size_t kChunkOutputBytes = 1u << 20;
 constexpr unsigned kMaxDecoders = 8;
 
 struct Chunking {
-  std::uint64_t blocks;        // in the tensor
-  std::size_t block_out;       // output bytes per block
-  std::size_t chunk_blocks;    // blocks per chunk
+  std::uint64_t blocks;      // in the tensor
+  std::size_t block_out;     // output bytes per block
+  std::size_t chunk_blocks;  // blocks per chunk
   std::uint64_t chunks;
 };
 
@@ -118,7 +118,8 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
     sink.write(header.data(), header.size());
   }
   const Chunking c = chunking(s);
-  const unsigned threads = s.threads > 0 ? static_cast<unsigned>(s.threads) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads =
+      s.threads > 0 ? static_cast<unsigned>(s.threads) : std::max(1u, std::thread::hardware_concurrency());
   // One writer plus threads-1 decoders; a single chunk or thread needs no pipeline.
   if (threads <= 1 || c.chunks <= 1)
     write_serial(sink, s, c);

@@ -5,9 +5,9 @@
 
 #include <span>
 
+#include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/gguf/file.hpp"
-#include "onnxq/core/tensor.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
@@ -20,7 +20,7 @@ struct DecodedStream {
   DType dtype;                       // output element type
   bool npy = true;                   // .npy header first, else raw little-endian elements
   int threads = 0;
-  Progress* progress = nullptr;      // advanced by input bytes decoded
+  Progress* progress = nullptr;  // advanced by input bytes decoded
   // For a GGUF tensor: its model, so big-endian plain data is byte-swapped (bytes unused then).
   const GgufFile* model = nullptr;
   const TensorInfo* tensor = nullptr;

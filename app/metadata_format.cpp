@@ -40,8 +40,10 @@ std::string scalar_text(const GgufValue& v, int quote_strings) {
     case GgufType::Bool: return v.as_bool() ? "true" : "false";
     case GgufType::String:
       return quote_strings ? quoted_preview(v.as_string(), quote_strings == 2) : std::string(v.as_string());
-    case GgufType::UInt8: case GgufType::UInt16: case GgufType::UInt32: case GgufType::UInt64:
-      return std::to_string(v.as_u64());
+    case GgufType::UInt8:
+    case GgufType::UInt16:
+    case GgufType::UInt32:
+    case GgufType::UInt64: return std::to_string(v.as_u64());
     default: return std::to_string(v.as_i64());
   }
 }
@@ -95,7 +97,10 @@ Json value_to_json(const GgufValue& v) {
     }
     case GgufType::Bool: return v.as_bool();
     case GgufType::String: return std::string(v.as_string());
-    case GgufType::UInt8: case GgufType::UInt16: case GgufType::UInt32: case GgufType::UInt64: return v.as_u64();
+    case GgufType::UInt8:
+    case GgufType::UInt16:
+    case GgufType::UInt32:
+    case GgufType::UInt64: return v.as_u64();
     case GgufType::Array: {
       Json items = Json::array();
       v.as_array().for_each([&](const GgufValue& item) {

@@ -21,9 +21,7 @@ std::string_view safetensors_dtype(DType dtype) {
     case DType::UInt32: return "U32";
     case DType::UInt64: return "U64";
     case DType::Bool: return "BOOL";
-    default:
-      fail(ErrorKind::Unsupported,
-           "safetensors has no dtype for " + std::string(dtype_info(dtype).onnx_name));
+    default: fail(ErrorKind::Unsupported, "safetensors has no dtype for " + std::string(dtype_info(dtype).onnx_name));
   }
 }
 

@@ -34,7 +34,8 @@ void write_npy_file(const std::string& path, const Tensor& tensor) {
 std::string safe_file_stem(const std::string& name, const std::string& fallback) {
   std::string out;
   for (unsigned char c : name) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    const bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     out += ok ? static_cast<char>(c) : '_';
   }
   if (out.empty()) return fallback;

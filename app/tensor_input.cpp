@@ -83,8 +83,9 @@ Tensor read_npy_or_raw_input(const std::string& path, const RawInputOptions& raw
   }
   const std::uint64_t need = shape_element_count(shape) * word;
   if (need != in.bytes.size())
-    invalid_input(in.name + ": --shape " + shape_to_string(shape) + " of " + std::string(dtype_info(storage).short_name) +
-                  " needs " + std::to_string(need) + " bytes, the input has " + std::to_string(in.bytes.size()));
+    invalid_input(in.name + ": --shape " + shape_to_string(shape) + " of " +
+                  std::string(dtype_info(storage).short_name) + " needs " + std::to_string(need) +
+                  " bytes, the input has " + std::to_string(in.bytes.size()));
   return Tensor::view(storage, shape, in.bytes, in.owner);
 }
 

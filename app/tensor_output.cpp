@@ -7,14 +7,16 @@
 namespace onnxq::cli {
 
 void add_npy_output_option(CLI::App* cmd, std::string& path) {
-  names_path(cmd->add_option("-o,--output", path, "Output .npy file; '-' for stdout (the default when stdout is a pipe)"));
+  names_path(
+      cmd->add_option("-o,--output", path, "Output .npy file; '-' for stdout (the default when stdout is a pipe)"));
 }
 
 void write_npy_output(const Tensor& tensor, const std::string& path) {
   std::string target = path;
   if (target.empty()) {
     if (stdout_is_terminal())
-      throw CLI::RequiredError("-o: give -o FILE, or -o - with stdout redirected; binary output is not written to a terminal");
+      throw CLI::RequiredError(
+          "-o: give -o FILE, or -o - with stdout redirected; binary output is not written to a terminal");
     target = "-";
   }
   OutputSink sink = OutputSink::open(target);

@@ -34,8 +34,7 @@ std::vector<const TensorInfo*> select_tensors(const GgufFile& model, const std::
   if (all || !filter.empty()) {
     for (const TensorInfo& t : model.tensors())
       if (all || glob_matches(filter, t.name)) take(&t);
-    if (!all && chosen.empty())
-      invalid_input(model.primary().path + ": no tensor matches the filter '" + filter + "'");
+    if (!all && chosen.empty()) invalid_input(model.primary().path + ": no tensor matches the filter '" + filter + "'");
   }
   return chosen;
 }

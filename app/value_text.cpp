@@ -16,7 +16,8 @@ T parse_integer(const std::string& text, const std::string& option, DType dtype)
   T v{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size())
-    throw CLI::ValidationError(option, "'" + text + "' is not a " + std::string(dtype_info(dtype).short_name) + " value");
+    throw CLI::ValidationError(option,
+                               "'" + text + "' is not a " + std::string(dtype_info(dtype).short_name) + " value");
   return v;
 }
 
@@ -45,9 +46,12 @@ Tensor parse_value_list(DType dtype, const std::vector<std::string>& texts, cons
     const std::string& s = texts[i];
     switch (dtype) {
       case DType::Bool:
-        if (s == "1" || s == "true" || s == "True") put<std::uint8_t>(dst, 1);
-        else if (s == "0" || s == "false" || s == "False") put<std::uint8_t>(dst, 0);
-        else throw CLI::ValidationError(option, "'" + s + "' is not a bool (0, 1, true, false)");
+        if (s == "1" || s == "true" || s == "True")
+          put<std::uint8_t>(dst, 1);
+        else if (s == "0" || s == "false" || s == "False")
+          put<std::uint8_t>(dst, 0);
+        else
+          throw CLI::ValidationError(option, "'" + s + "' is not a bool (0, 1, true, false)");
         break;
       case DType::UInt8: put(dst, parse_integer<std::uint8_t>(s, option, dtype)); break;
       case DType::UInt16: put(dst, parse_integer<std::uint16_t>(s, option, dtype)); break;

@@ -13,8 +13,8 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "conformance_report.hpp"
-#include "onnxq/onnx/conformance.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/onnx/conformance.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
@@ -26,8 +26,8 @@ struct ConformanceCommandOptions {
   std::string filter;
   std::optional<double> rtol;
   std::optional<double> atol;
-  bool json = false;      // the JSON report on stdout instead of the text report
-  std::string json_out;   // "" = none; also write the JSON report to this file ("-" = as --json)
+  bool json = false;     // the JSON report on stdout instead of the text report
+  std::string json_out;  // "" = none; also write the JSON report to this file ("-" = as --json)
 };
 
 void run_conformance(const ConformanceCommandOptions& opts) {
@@ -58,7 +58,8 @@ void run_conformance(const ConformanceCommandOptions& opts) {
   nlohmann::ordered_json json_cases = nlohmann::ordered_json::array();
   std::size_t selected = 0;
   for (const std::string& folder : cases)
-    selected += opts.filter.empty() || case_name_matches(std::filesystem::path(folder).filename().string(), opts.filter);
+    selected +=
+        opts.filter.empty() || case_name_matches(std::filesystem::path(folder).filename().string(), opts.filter);
   Progress progress("conformance", selected, Progress::Unit::Items, "cases");  // stderr, on a terminal only
   for (const std::string& folder : cases) {
     std::string name = std::filesystem::path(folder).filename().string();
@@ -85,7 +86,8 @@ void run_conformance(const ConformanceCommandOptions& opts) {
     if (!json_file.empty()) write_report(json_file);
   }
   if (totals.failed > 0)
-    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.total()) + " conformance cases failed");
+    invalid_input(std::to_string(totals.failed) + " of " + std::to_string(totals.total()) +
+                  " conformance cases failed");
 }
 
 void add_conformance_command(CLI::App& app, const GlobalOptions&) {
@@ -95,7 +97,8 @@ void add_conformance_command(CLI::App& app, const GlobalOptions&) {
   names_path(cmd->add_option("paths", opts->paths, "Case folders, or folders searched recursively for case folders"))
       ->required();
   add_filter_option(*cmd, opts->filter, FilterOf::Cases);
-  cmd->add_option("--rtol", opts->rtol, "Relative float tolerance: |got-expected| <= atol + rtol*|expected| (default: bit-exact)");
+  cmd->add_option("--rtol", opts->rtol,
+                  "Relative float tolerance: |got-expected| <= atol + rtol*|expected| (default: bit-exact)");
   cmd->add_option("--atol", opts->atol, "Absolute float tolerance (see --rtol)");
   add_json_flag(*cmd, opts->json, "the report --json-out writes, instead of the text lines");
   names_path(cmd->add_option("--json-out", opts->json_out, "Also write the JSON report to FILE ('-': as --json)"))

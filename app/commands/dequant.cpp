@@ -2,21 +2,21 @@
 // into .npy or raw arrays.
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "command.hpp"
 #include "common_options.hpp"
 #include "decoded_stream.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/gguf/file.hpp"
 #include "onnxq/core/mapped_file.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/gguf/file.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -47,7 +47,8 @@ struct DequantOptions {
 std::optional<DType> requested_dtype(const std::string& name) {
   if (name.empty()) return std::nullopt;
   const auto dtype = parse_dtype_name(name);
-  if (!dtype || !(*dtype == DType::Float || *dtype == DType::Float16 || *dtype == DType::BFloat16 || *dtype == DType::Double))
+  if (!dtype ||
+      !(*dtype == DType::Float || *dtype == DType::Float16 || *dtype == DType::BFloat16 || *dtype == DType::Double))
     usage("--dtype must be f32, f16, bf16 or f64, got '" + name + "'");
   return dtype;
 }
@@ -69,8 +70,8 @@ FormatChoice parse_formats(const DequantOptions& o) {
     } else if (f.starts_with("gguf:") && !o.raw_input.empty()) {
       c.packed = f;
     } else {
-      usage("--format must be npy or raw" + std::string(o.raw_input.empty() ? "" : ", or a packed format id such as gguf:q4_0") +
-            ", got '" + f + "'");
+      usage("--format must be npy or raw" +
+            std::string(o.raw_input.empty() ? "" : ", or a packed format id such as gguf:q4_0") + ", got '" + f + "'");
     }
   }
   if (!o.packed_format.empty()) {
@@ -102,9 +103,12 @@ Shape parse_shape(const std::string& text) {
     digits.clear();
   };
   for (char ch : text) {
-    if (ch == ',') flush();
-    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty())) digits += ch;
-    else if (ch != ' ' && ch != '[' && ch != ']') usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+    if (ch == ',')
+      flush();
+    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty()))
+      digits += ch;
+    else if (ch != ' ' && ch != '[' && ch != ']')
+      usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
   }
   if (!digits.empty() || !shape.empty()) flush();
   return shape;
@@ -153,7 +157,8 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   if (o.path.empty()) usage("give a GGUF FILE, or --raw IN for packed bytes");
   if (!fc.packed.empty()) usage("a packed format id is only for --raw; GGUF tensors carry their own type");
   if (!o.shape.empty()) usage("--shape is only for --raw; GGUF tensors carry their own shape");
-  if (o.tensors.empty() && o.filter.empty() && !o.all) usage("choose tensors with --tensor NAME, --filter GLOB or --all");
+  if (o.tensors.empty() && o.filter.empty() && !o.all)
+    usage("choose tensors with --tensor NAME, --filter GLOB or --all");
   if (!o.output.empty() && !o.out_dir.empty()) usage("give either -o or --out-dir, not both");
   const std::optional<DType> dtype = requested_dtype(o.dtype);
 
@@ -189,7 +194,8 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
     if (!can_decode_to(*t->format, out))
       invalid_argument("tensor '" + std::string(t->name) + "' of type " + std::string(t->format->gguf_name) +
                        " cannot be written as " + std::string(dtype_info(out).short_name));
-    const std::string target = single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
+    const std::string target =
+        single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
     DecodedStream stream{t->format, model.tensor_bytes(*t), t->onnx_shape(), out, fc.npy, o.threads};
     stream.model = &model;
     stream.tensor = t;
@@ -209,8 +215,10 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
 
 void run_dequant(const DequantOptions& o) {
   const FormatChoice fc = parse_formats(o);
-  if (!o.raw_input.empty()) run_raw(o, fc);
-  else run_gguf(o, fc);
+  if (!o.raw_input.empty())
+    run_raw(o, fc);
+  else
+    run_gguf(o, fc);
 }
 
 void add_dequant_command(CLI::App& app, const GlobalOptions&) {

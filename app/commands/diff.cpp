@@ -10,13 +10,13 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "onnxq/gguf/tensor_decode.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/decode/isa.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/stats/value_stats.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
-#include "onnxq/decode/isa.hpp"
-#include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -108,8 +108,8 @@ void run_diff(const DiffOptions& opts) {
       }
       rows.push_back(std::move(row));
     }
-    std::cout << dump_json({{"a", opts.a}, {"b", opts.b}, {"only_in_a", only_a}, {"only_in_b", only_b},
-                            {"tensors", rows}})
+    std::cout << dump_json(
+                     {{"a", opts.a}, {"b", opts.b}, {"only_in_a", only_a}, {"only_in_b", only_b}, {"tensors", rows}})
               << '\n';
     return;
   }
@@ -124,9 +124,9 @@ void run_diff(const DiffOptions& opts) {
     const std::string type = p.a->format == p.b->format
                                  ? std::string(p.a->format->gguf_name)
                                  : std::string(p.a->format->gguf_name) + " -> " + std::string(p.b->format->gguf_name);
-    const std::string shape = p.a->ne == p.b->ne ? shape_to_string(p.a->onnx_shape())
-                                                 : shape_to_string(p.a->onnx_shape()) + " -> " +
-                                                       shape_to_string(p.b->onnx_shape());
+    const std::string shape = p.a->ne == p.b->ne
+                                  ? shape_to_string(p.a->onnx_shape())
+                                  : shape_to_string(p.a->onnx_shape()) + " -> " + shape_to_string(p.b->onnx_shape());
     changed += !p.same_bytes;
     if (!p.compared) {
       table.add_row({escape_for_terminal(p.a->name), type, shape, "-", "-", "-"});

@@ -14,8 +14,8 @@
 #include "common_options.hpp"
 #include "decoded_stream.hpp"
 #include "onnxq/core/checked.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -164,7 +164,8 @@ void add_export_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand("export", "Dequantize a GGUF model's tensors into a safetensors file (or shards)");
   add_gguf_file_argument(*cmd, opts->path);
-  names_path(cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)"))->required();
+  names_path(cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)"))
+      ->required();
   cmd->add_option("--dtype", opts->dtype,
                   "Float output type: bf16, f16 or f32 (default: f32 for quantized tensors, a plain float tensor's own "
                   "type); integer tensors always keep theirs")

@@ -7,8 +7,8 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/isa.hpp"
+#include "onnxq/formats/format.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {

@@ -44,14 +44,19 @@ void run_info(const InfoOptions& opts) {
   }
   std::uint64_t file_bytes = 0;
   for (const auto& s : model.shards()) file_bytes += s.bytes.size();
-  const double bpw = total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
+  const double bpw =
+      total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
 
   if (opts.json) {
     Json types = Json::array();
     for (const auto& [type, row] : per_type) {
       const BlockFormat* f = find_format_by_ggml_type(type);
-      types.push_back({{"type", f->gguf_name}, {"ggml_type", type}, {"format_id", f->format_id},
-                       {"tensors", row.tensors}, {"elements", row.elements}, {"bytes", row.bytes}});
+      types.push_back({{"type", f->gguf_name},
+                       {"ggml_type", type},
+                       {"format_id", f->format_id},
+                       {"tensors", row.tensors},
+                       {"elements", row.elements},
+                       {"bytes", row.bytes}});
     }
     Json shards = Json::array();
     for (const auto& s : model.shards())
@@ -92,7 +97,8 @@ void run_info(const InfoOptions& opts) {
   if (per_type.empty()) return;
   std::cout << '\n';
   using A = TextTable::Align;
-  TextTable table({"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right});
+  TextTable table({"type", "tensors", "elements", "bytes", "bits/weight"},
+                  {A::Left, A::Right, A::Right, A::Right, A::Right});
   for (const auto& [type, row] : per_type) {
     const BlockFormat* f = find_format_by_ggml_type(type);
     table.add_row({std::string(f->gguf_name), std::to_string(row.tensors), std::to_string(row.elements),

@@ -48,10 +48,13 @@ void run_list(const ListOptions& opts) {
   }
   TextTable table(header, align);
   for (const TensorInfo* t : tensors) {
-    std::vector<std::string> row = {escape_for_terminal(t->name), std::string(t->format->gguf_name),
+    std::vector<std::string> row = {escape_for_terminal(t->name),
+                                    std::string(t->format->gguf_name),
                                     t->format->is_block_format() ? std::string(t->format->format_id) : "-",
-                                    shape_to_string(t->onnx_shape()), std::to_string(t->element_count),
-                                    std::to_string(t->byte_size), std::to_string(t->file_offset)};
+                                    shape_to_string(t->onnx_shape()),
+                                    std::to_string(t->element_count),
+                                    std::to_string(t->byte_size),
+                                    std::to_string(t->file_offset)};
     if (split) row.push_back(std::to_string(t->shard + 1));
     table.add_row(std::move(row));
   }

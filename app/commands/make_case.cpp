@@ -33,7 +33,8 @@ std::int64_t parse_int(const std::string& text, const std::string& what) {
   std::int64_t v = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || text.empty()) throw CLI::ValidationError("--attr", what + ": '" + text + "' is not an integer");
+  if (ec != std::errc() || ptr != end || text.empty())
+    throw CLI::ValidationError("--attr", what + ": '" + text + "' is not an integer");
   return v;
 }
 
@@ -77,13 +78,16 @@ NodeAttribute parse_attribute(const std::string& spec, const OpSchema& schema) {
     known += (known.empty() ? "" : ", ") + std::string(s.name);
   }
   const std::string op = std::string(schema.op_type) + "-" + std::to_string(schema.since_version);
-  if (!attr) throw CLI::ValidationError("--attr", op + " has no attribute '" + a.name + "' (it has: " + (known.empty() ? "none" : known) + ")");
+  if (!attr)
+    throw CLI::ValidationError(
+        "--attr", op + " has no attribute '" + a.name + "' (it has: " + (known.empty() ? "none" : known) + ")");
   a.type = attr->type;
   const std::string what = "attribute " + a.name;
   switch (a.type) {
     case AttributeType::Int:
       // output_dtype also takes a dtype name (float16, bf16, DOUBLE ...).
-      if (a.name == "output_dtype" && !value.empty() && !std::isdigit(static_cast<unsigned char>(value[0])) && value[0] != '-') {
+      if (a.name == "output_dtype" && !value.empty() && !std::isdigit(static_cast<unsigned char>(value[0])) &&
+          value[0] != '-') {
         auto dtype = parse_dtype_name(value);
         if (!dtype) throw CLI::ValidationError("--attr", what + ": unknown dtype '" + value + "'");
         a.i = static_cast<std::int64_t>(*dtype);
@@ -141,11 +145,13 @@ void run_make_case(const MakeCaseOptions& opts) {
   model.ir_version = opts.ir_version.value_or(ir_version_for_opset(*opset));
   model.opset_imports.push_back({"", *opset});
   const std::filesystem::path dir(opts.output_dir);
-  model.graph_name = !opts.name.empty() ? opts.name : std::filesystem::absolute(dir).lexically_normal().filename().string();
+  model.graph_name =
+      !opts.name.empty() ? opts.name : std::filesystem::absolute(dir).lexically_normal().filename().string();
   model.node.op_type = opts.op;
   for (const auto& spec : opts.attrs) {
     NodeAttribute a = parse_attribute(spec, *schema);
-    if (model.node.find_attribute(a.name)) throw CLI::ValidationError("--attr", "attribute '" + a.name + "' is given twice");
+    if (model.node.find_attribute(a.name))
+      throw CLI::ValidationError("--attr", "attribute '" + a.name + "' is given twice");
     model.node.attributes.push_back(std::move(a));
   }
   std::vector<Tensor> inputs;
@@ -157,7 +163,8 @@ void run_make_case(const MakeCaseOptions& opts) {
   }
   for (auto n : schema->outputs) model.node.outputs.emplace_back(n);
   // The outputs' types come from running the node; run_model also re-checks everything.
-  for (std::size_t j = 0; j < model.node.outputs.size(); ++j) model.outputs.push_back({model.node.outputs[j], DType::Undefined, false, {}});
+  for (std::size_t j = 0; j < model.node.outputs.size(); ++j)
+    model.outputs.push_back({model.node.outputs[j], DType::Undefined, false, {}});
   const std::vector<Tensor> outputs = run_model(model, inputs);
   for (std::size_t j = 0; j < outputs.size(); ++j) model.outputs[j] = value_info_of(model.node.outputs[j], outputs[j]);
 
@@ -174,30 +181,36 @@ void run_make_case(const MakeCaseOptions& opts) {
   std::filesystem::create_directories(data_dir, ec);
   if (ec) fail(ErrorKind::Io, "cannot create " + data_dir.string() + ": " + ec.message());
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    write_tensor_proto_file((data_dir / ("input_" + std::to_string(k) + ".pb")).string(), inputs[k], model.inputs[k].name, encoding);
+    write_tensor_proto_file((data_dir / ("input_" + std::to_string(k) + ".pb")).string(), inputs[k],
+                            model.inputs[k].name, encoding);
   for (std::size_t j = 0; j < outputs.size(); ++j)
-    write_tensor_proto_file((data_dir / ("output_" + std::to_string(j) + ".pb")).string(), outputs[j], model.outputs[j].name,
-                            encoding);
+    write_tensor_proto_file((data_dir / ("output_" + std::to_string(j) + ".pb")).string(), outputs[j],
+                            model.outputs[j].name, encoding);
   // model.onnx last: a folder is a case only once its data are complete.
   write_file_atomically((dir / "model.onnx").string(), encode_model(model));
-  std::cout << (dir / "model.onnx").string() << ": " << opts.op << " opset " << *opset << ", ir_version " << model.ir_version
-            << ", " << inputs.size() << " input(s), output " << dtype_info(outputs[0].dtype()).onnx_name << " "
-            << shape_to_string(outputs[0].shape()) << '\n';
+  std::cout << (dir / "model.onnx").string() << ": " << opts.op << " opset " << *opset << ", ir_version "
+            << model.ir_version << ", " << inputs.size() << " input(s), output "
+            << dtype_info(outputs[0].dtype()).onnx_name << " " << shape_to_string(outputs[0].shape()) << '\n';
 }
 
 void add_make_case_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<MakeCaseOptions>();
-  CLI::App* cmd = app.add_subcommand("make-case", "Write an ONNX backend node-test folder for one operator, outputs computed by onnxq");
+  CLI::App* cmd = app.add_subcommand(
+      "make-case", "Write an ONNX backend node-test folder for one operator, outputs computed by onnxq");
   cmd->add_option("--op", opts->op, "Operator: DequantizePacked, Unpack, OneHot or Unsqueeze")->required();
-  cmd->add_option("--attr", opts->attrs, "Attribute NAME=VALUE; lists as 2,32 (e.g. --attr format=gguf:q4_0 --attr shape=2,32)");
-  names_path(cmd->add_option("-i,--input", opts->inputs, "Input tensors (.npy, or .pb TensorProto) in the operator's input order"))
+  cmd->add_option("--attr", opts->attrs,
+                  "Attribute NAME=VALUE; lists as 2,32 (e.g. --attr format=gguf:q4_0 --attr shape=2,32)");
+  names_path(cmd->add_option("-i,--input", opts->inputs,
+                             "Input tensors (.npy, or .pb TensorProto) in the operator's input order"))
       ->required();
   names_path(cmd->add_option("-o,--output-dir", opts->output_dir, "The case folder to write"))->required();
   cmd->add_option("--opset", opts->opset,
                   "Opset to import (default: 29 for Unpack/DequantizePacked, 9 for OneHot, 23 for Unsqueeze)");
-  cmd->add_option("--ir-version", opts->ir_version, "IR version to declare (default: from the opset; 10 from opset 21)");
+  cmd->add_option("--ir-version", opts->ir_version,
+                  "IR version to declare (default: from the opset; 10 from opset 21)");
   cmd->add_option("--name", opts->name, "Graph name (default: the folder's name)");
-  cmd->add_flag("--typed-fields", opts->typed_fields, "Store .pb elements in the typed fields (int32_data ...) instead of raw_data");
+  cmd->add_flag("--typed-fields", opts->typed_fields,
+                "Store .pb elements in the typed fields (int32_data ...) instead of raw_data");
   cmd->callback([opts] { run_make_case(*opts); });
 }
 

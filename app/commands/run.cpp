@@ -43,7 +43,8 @@ std::vector<Tensor> bind_inputs(const SingleNodeModel& model, const std::vector<
     std::size_t k = 0;
     while (k < model.inputs.size() && model.inputs[k].name != name) ++k;
     if (k == model.inputs.size())
-      throw CLI::ValidationError("--input", "the model has no input '" + name + "' (inputs: " + input_names(model) + ")");
+      throw CLI::ValidationError("--input",
+                                 "the model has no input '" + name + "' (inputs: " + input_names(model) + ")");
     if (!files[k].empty()) throw CLI::ValidationError("--input", "input '" + name + "' is given twice");
     files[k] = spec.substr(eq + 1);
   }
@@ -64,7 +65,8 @@ std::vector<Tensor> bind_inputs(const SingleNodeModel& model, const std::vector<
 
 void run_run(const RunOptions& opts) {
   const SingleNodeModel model = read_single_node_model_file(opts.model);
-  if (auto reason = unsupported_reason(model.node, model.node_opset())) fail(ErrorKind::Unsupported, opts.model + ": " + *reason);
+  if (auto reason = unsupported_reason(model.node, model.node_opset()))
+    fail(ErrorKind::Unsupported, opts.model + ": " + *reason);
   const std::vector<Tensor> inputs = bind_inputs(model, opts.inputs);
   const std::vector<Tensor> outputs = run_model(model, inputs);
   const std::string ext = opts.pb ? ".pb" : ".npy";
@@ -106,9 +108,10 @@ void add_run_command(CLI::App& app, const GlobalOptions&) {
   names_path(cmd->add_option("-i,--input", opts->inputs,
                              "NAME=FILE.npy or NAME=FILE.pb for a graph input (a bare FILE takes the next input)"))
       ->required();
-  names_path(cmd->add_option("-o,--output-dir", opts->output_dir,
-                             "Folder for the outputs, one file per graph output named after it (default: .); '-' writes the "
-                             "only output to stdout"));
+  names_path(
+      cmd->add_option("-o,--output-dir", opts->output_dir,
+                      "Folder for the outputs, one file per graph output named after it (default: .); '-' writes the "
+                      "only output to stdout"));
   cmd->add_flag("--pb", opts->pb, "Write outputs as serialized TensorProto (.pb) instead of .npy");
   cmd->add_flag("--typed-fields", opts->typed_fields, "With --pb: store elements in the typed fields, not raw_data");
   cmd->callback([opts] { run_run(*opts); });

@@ -1,22 +1,22 @@
 // onnxq stats: per-tensor value statistics and scale health, decoded on the fly.
 #include <spdlog/spdlog.h>
 
+#include <omp.h>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <omp.h>
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "onnxq/gguf/tensor_decode.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/decode/isa.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/stats/value_stats.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
-#include "onnxq/decode/isa.hpp"
-#include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -43,8 +43,8 @@ void run_stats(const StatsOptions& opts) {
   const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
   const auto tensors = select_tensors(model, opts.tensors, opts.filter, everything);
   const int threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
-  spdlog::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads,
-                active_isa(), kStatsChunkElements);
+  spdlog::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
+                kStatsChunkElements);
 
   std::uint64_t total_bytes = 0;
   for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
@@ -55,7 +55,8 @@ void run_stats(const StatsOptions& opts) {
       progress.set_label(std::string(t->name));
       const auto start = std::chrono::steady_clock::now();
       std::vector<std::byte> swapped;  // only for big-endian plain data
-      results.push_back(compute_tensor_stats(*t->format, little_endian_tensor_bytes(model, *t, swapped), t->element_count, threads,
+      results.push_back(compute_tensor_stats(*t->format, little_endian_tensor_bytes(model, *t, swapped),
+                                             t->element_count, threads,
                                              [&](std::uint64_t bytes) { progress.add(bytes); }));
       spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -88,18 +89,17 @@ void run_stats(const StatsOptions& opts) {
     return;
   }
   using A = TextTable::Align;
-  TextTable table({"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf",
-                   "scale nan/inf/sub"},
-                  {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right,
-                   A::Right, A::Right});
+  TextTable table(
+      {"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf", "scale nan/inf/sub"},
+      {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right});
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const TensorInfo& t = *tensors[i];
     const ValueStats& v = results[i].values;
     const ScaleCounts& s = results[i].scales;
     auto num = [&](double x) { return v.finite ? number_text(x) : std::string("-"); };
-    table.add_row({escape_for_terminal(t.name), std::string(t.format->gguf_name), std::to_string(v.count),
-                   num(v.min), num(v.max), num(v.mean), num(v.stddev()), std::to_string(v.zeros),
-                   std::to_string(v.nan), std::to_string(v.inf),
+    table.add_row({escape_for_terminal(t.name), std::string(t.format->gguf_name), std::to_string(v.count), num(v.min),
+                   num(v.max), num(v.mean), num(v.stddev()), std::to_string(v.zeros), std::to_string(v.nan),
+                   std::to_string(v.inf),
                    t.format->is_block_format()
                        ? std::to_string(s.nan) + "/" + std::to_string(s.inf) + "/" + std::to_string(s.subnormal)
                        : std::string("-")});

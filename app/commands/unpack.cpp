@@ -40,7 +40,8 @@ void run_unpack(const UnpackOptions& opts) {
 
 void add_unpack_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<UnpackOptions>();
-  CLI::App* cmd = app.add_subcommand("unpack", "Unpack-29: LSB-first bit codes or radix/group codes from UINT8/UINT32 words");
+  CLI::App* cmd =
+      app.add_subcommand("unpack", "Unpack-29: LSB-first bit codes or radix/group codes from UINT8/UINT32 words");
   add_input_argument(cmd, opts->input, "Storage words: a .npy (its dtype is the storage) or raw bytes");
   auto* bits = cmd->add_option("--bits", opts->bits, "Bits per code, 1..8");
   auto* radix = cmd->add_option("--radix", opts->radix, "Radix of grouped codes, 2..256 (needs --group-size)");
@@ -49,7 +50,8 @@ void add_unpack_command(CLI::App& app, const GlobalOptions&) {
   radix->needs(group);
   group->needs(radix);
   cmd->add_option("--count", opts->count, "Codes per row (default: the largest the axis length allows; see -v)");
-  cmd->add_option("--axis", opts->axis, "Axis of the packed rows; negative counts from the back")->capture_default_str();
+  cmd->add_option("--axis", opts->axis, "Axis of the packed rows; negative counts from the back")
+      ->capture_default_str();
   cmd->add_option("--storage", opts->raw.storage, "Raw input: word type u8 or u32 (default u8)");
   cmd->add_option("--shape", opts->raw.shape, "Raw input: shape in words, e.g. 4,16 (default: 1-D)")->delimiter(',');
   add_npy_output_option(cmd, opts->output);

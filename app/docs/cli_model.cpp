@@ -37,8 +37,8 @@ OptionDoc describe_option(const CLI::Option& opt) {
     if (doc.value_name.empty()) doc.value_name = "VALUE";
   }
   // Vectors take many values; counted flags (-vv) collect every occurrence.
-  doc.repeatable = opt.get_expected_max() > 1 ||
-                   (flag && opt.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll);
+  doc.repeatable =
+      opt.get_expected_max() > 1 || (flag && opt.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll);
   return doc;
 }
 

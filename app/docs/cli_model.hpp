@@ -26,9 +26,9 @@ struct CommandDoc {
   std::string name;
   std::string description;
   std::string footer;
-  std::vector<OptionDoc> options;      // in --help order
-  std::vector<OptionDoc> positionals;  // in command-line order
-  std::vector<CommandDoc> subcommands; // in --help order; hidden ones are left out
+  std::vector<OptionDoc> options;       // in --help order
+  std::vector<OptionDoc> positionals;   // in command-line order
+  std::vector<CommandDoc> subcommands;  // in --help order; hidden ones are left out
 };
 
 // Walks `app` and its subcommands. Hidden options and subcommands (empty group) are skipped.

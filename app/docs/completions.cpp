@@ -25,9 +25,13 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 std::string zsh_quoted(const std::string& s, const char* specials) {
   std::string out;
   for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else if (c == '\\' || std::string_view(specials).find(c) != std::string_view::npos) { out += '\\'; out += c; }
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else if (c == '\\' || std::string_view(specials).find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else
+      out += c;
   }
   return out;
 }
@@ -118,7 +122,8 @@ std::string render_zsh_completion(const CommandDoc& root) {
   }
   out << "_onnxq() {\n  local curcontext=$curcontext state line\n  local -a commands\n  commands=(\n";
   for (const CommandDoc& sub : root.subcommands)
-    out << "    '" << zsh_field(sub.name) << ":" << zsh_quoted(sub.description.substr(0, sub.description.find('\n')), "") << "'\n";
+    out << "    '" << zsh_field(sub.name) << ":"
+        << zsh_quoted(sub.description.substr(0, sub.description.find('\n')), "") << "'\n";
   out << "  )\n  _arguments -C -s";
   for (const OptionDoc& o : root.options) out << " \\\n    " << zsh_spec(o);
   out << " \\\n    '1:command:->command' \\\n    '*::argument:->argument'\n"

@@ -76,7 +76,8 @@ std::string option_notes(const OptionDoc& o) {
   std::string notes;
   if (!o.choices.empty()) {
     notes += " One of:";
-    for (std::size_t i = 0; i < o.choices.size(); ++i) notes += (i ? ", " : " ") + ("\\fB" + code(o.choices[i]) + "\\fR");
+    for (std::size_t i = 0; i < o.choices.size(); ++i)
+      notes += (i ? ", " : " ") + ("\\fB" + code(o.choices[i]) + "\\fR");
     notes += ".";
   }
   if (!o.default_value.empty()) notes += " Default: \\fB" + code(o.default_value) + "\\fR.";
@@ -150,7 +151,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
       << ".TP\n.B " << kExitInvalidInput
       << "\nInvalid input: a file or value that breaks a rule (a malformed GGUF or .npy file, a tensor that does "
          "not exist, an operator attribute out of range, a conformance case that fails).\n"
-      << ".TP\n.B " << kExitIo << "\nI/O failure: a missing file, a permission problem, a read or write error, "
+      << ".TP\n.B " << kExitIo
+      << "\nI/O failure: a missing file, a permission problem, a read or write error, "
          "out of memory.\n"
       << ".TP\n.B " << kExitBrokenPipe
       << "\nThe reader of standard output went away (128 + SIGPIPE, as shells report it), e.g. "
@@ -158,7 +160,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
   out << ".SH ENVIRONMENT\n"
       << ".TP\n.B ONNXQ_ISA\nForces the decoders' SIMD path: \\fBscalar\\fR, \\fBavx2\\fR or \\fBavx512\\fR. By "
          "default the best path this CPU supports is chosen once, from CPUID. Every path gives identical bits; "
-         "naming a path the CPU lacks is an error (exit " << kExitInvalidInput << "). \\fB\\-vv\\fR logs the choice.\n"
+         "naming a path the CPU lacks is an error (exit "
+      << kExitInvalidInput << "). \\fB\\-vv\\fR logs the choice.\n"
       << ".TP\n.B OMP_NUM_THREADS\nThe number of worker threads when a command's \\fB\\-\\-threads\\fR is 0 (the "
          "default); otherwise all cores are used. Results never depend on the thread count.\n";
   out << ".SH NOTES\n"
@@ -173,7 +176,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "\\fB\\-v\\fR adds information, \\fB\\-vv\\fR debugging detail (chosen ISA, threads, chunk sizes, time "
          "per tensor).\n";
   out << ".SH EXAMPLES\n";
-  example(out, "What is in a model, and how is it quantized:", "onnxq info model.gguf\nonnxq list model.gguf --filter 'blk.0.*'");
+  example(out, "What is in a model, and how is it quantized:",
+          "onnxq info model.gguf\nonnxq list model.gguf --filter 'blk.0.*'");
   example(out, "One metadata value, for a script:", "onnxq meta model.gguf -k general.architecture");
   example(out, "Decode a tensor and add a leading axis in a pipeline:",
           "onnxq dequant m.gguf --tensor t -o - | onnxq unsqueeze --axes 0 > t.npy");

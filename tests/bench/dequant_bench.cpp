@@ -19,7 +19,8 @@ constexpr std::size_t kSmallElements = 64 * 1024;        // 256 KiB of float32
 constexpr std::size_t kLargeElements = 8 * 1024 * 1024;  // 32 MiB of float32
 
 std::vector<std::byte> tiled_blocks(const BlockFormat& f, std::size_t elements) {
-  const auto src = testing::read_file_bytes(testing::testdata_path("gguf/blocks/" + std::string(f.format_id.substr(5)) + ".bin"));
+  const auto src =
+      testing::read_file_bytes(testing::testdata_path("gguf/blocks/" + std::string(f.format_id.substr(5)) + ".bin"));
   const std::size_t blocks = elements / f.block_elements;
   std::vector<std::byte> out(blocks * f.block_bytes);
   for (std::size_t off = 0; off < out.size(); off += src.size())
@@ -37,8 +38,8 @@ void BM_ScalarDecode(benchmark::State& state, const BlockFormat* f, std::size_t 
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.counters["ns/elem"] = benchmark::Counter(static_cast<double>(elements),
-                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns/elem"] = benchmark::Counter(
+      static_cast<double>(elements), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * elements * sizeof(float)));
 }
 
@@ -49,8 +50,8 @@ void BM_MemsetBaseline(benchmark::State& state, std::size_t elements) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.counters["ns/elem"] = benchmark::Counter(static_cast<double>(elements),
-                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns/elem"] = benchmark::Counter(
+      static_cast<double>(elements), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * elements * sizeof(float)));
 }
 

@@ -25,10 +25,12 @@ const std::string& large_metadata_file() {
       w.u64(100000);
       for (int i = 0; i < 100000; ++i) w.u32(0x3F800000);
     });
-    for (int i = 0; i < 1000; ++i) b.tensor("blk." + std::to_string(i / 10) + ".w" + std::to_string(i % 10), {256, 4}, 12);
+    for (int i = 0; i < 1000; ++i)
+      b.tensor("blk." + std::to_string(i / 10) + ".w" + std::to_string(i % 10), {256, 4}, 12);
     const auto bytes = b.build();
     const std::string p = (std::filesystem::temp_directory_path() / "onnxq-bench-large-meta.gguf").string();
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return p;
   }();
   return path;

@@ -121,7 +121,9 @@ void BM_UnpackStreamed(benchmark::State& state) {
   set_streaming_store_threshold(saved);
 }
 BENCHMARK(BM_UnpackStreamed)->ArgsProduct({{1, 3, 5, 7, 8}, {2, 3}})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_UnpackLarge)->ArgsProduct({benchmark::CreateDenseRange(1, 8, 1), {0, 1, 2, 3}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_UnpackLarge)
+    ->ArgsProduct({benchmark::CreateDenseRange(1, 8, 1), {0, 1, 2, 3}})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Unpack)->ArgsProduct({benchmark::CreateDenseRange(1, 8, 1), {0, 1, 2, 3}})->Unit(benchmark::kMillisecond);
 
 // The public allocate-and-return form (includes allocating and zeroing the output each time).

@@ -19,8 +19,8 @@
 
 #include "expected_npy.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/isa.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {
@@ -45,9 +45,11 @@ std::string stem(const BlockFormat& f) {
 
 // `blocks` blocks of the format's ggml test blocks, repeated.
 std::vector<std::byte> tiled_input(const BlockFormat& f, std::size_t blocks) {
-  const std::vector<std::byte> seed = testing::read_file_bytes(testing::testdata_path("gguf/blocks/" + stem(f) + ".bin"));
+  const std::vector<std::byte> seed =
+      testing::read_file_bytes(testing::testdata_path("gguf/blocks/" + stem(f) + ".bin"));
   std::vector<std::byte> src(blocks * f.block_bytes);
-  for (std::size_t i = 0; i < src.size(); i += seed.size()) std::memcpy(src.data() + i, seed.data(), std::min(seed.size(), src.size() - i));
+  for (std::size_t i = 0; i < src.size(); i += seed.size())
+    std::memcpy(src.data() + i, seed.data(), std::min(seed.size(), src.size() - i));
   return src;
 }
 
@@ -60,7 +62,8 @@ double memset_rate(std::byte* dst, std::size_t bytes, int threads) {
     const auto t0 = Clock::now();
 #pragma omp parallel num_threads(threads)
     {
-      const std::size_t n = static_cast<std::size_t>(omp_get_num_threads()), t = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t n = static_cast<std::size_t>(omp_get_num_threads()),
+                        t = static_cast<std::size_t>(omp_get_thread_num());
       const std::size_t part = (bytes / n + 63) / 64 * 64, begin = std::min(bytes, t * part);
       std::memset(dst + begin, 0x3F, std::min(part, bytes - begin));
     }
@@ -76,10 +79,10 @@ struct Case {
   const BlockFormat* format;
   std::string path;
   DType out;
-  std::string size_name;   // L2 or large
-  std::size_t out_bytes;   // per thread for L2 (each core keeps its part in its own L2)
+  std::string size_name;  // L2 or large
+  std::size_t out_bytes;  // per thread for L2 (each core keeps its part in its own L2)
   int threads;
-  bool streaming;          // large only: allow non-temporal stores
+  bool streaming;  // large only: allow non-temporal stores
 };
 
 void run_case(benchmark::State& state, const Case& c) {
@@ -111,12 +114,15 @@ void run_case(benchmark::State& state, const Case& c) {
   select_isa("");
 }
 
-const char* out_name(DType t) { return t == DType::Float ? "f32" : t == DType::Float16 ? "f16" : t == DType::BFloat16 ? "bf16" : "f64"; }
+const char* out_name(DType t) {
+  return t == DType::Float ? "f32" : t == DType::Float16 ? "f16" : t == DType::BFloat16 ? "bf16" : "f64";
+}
 
 bool register_all() {
   std::vector<const BlockFormat*> formats;
   for (const BlockFormat& f : all_formats())
-    if (f.is_block_format() || f.plain_dtype == DType::Float16 || f.plain_dtype == DType::BFloat16) formats.push_back(&f);
+    if (f.is_block_format() || f.plain_dtype == DType::Float16 || f.plain_dtype == DType::BFloat16)
+      formats.push_back(&f);
   std::vector<Case> cases;
   for (const BlockFormat* f : formats)
     for (const std::string& path : supported_isas()) {
@@ -131,9 +137,11 @@ bool register_all() {
       }
     }
   for (const Case& c : cases) {
-    const std::string name = "decode/" + stem(*c.format) + "/" + out_name(c.out) + "/" + c.path + "/" + c.size_name + "/t" +
-                             std::to_string(c.threads);
-    benchmark::RegisterBenchmark(name.c_str(), [c](benchmark::State& s) { run_case(s, c); })->UseRealTime()->Unit(benchmark::kMicrosecond);
+    const std::string name = "decode/" + stem(*c.format) + "/" + out_name(c.out) + "/" + c.path + "/" + c.size_name +
+                             "/t" + std::to_string(c.threads);
+    benchmark::RegisterBenchmark(name.c_str(), [c](benchmark::State& s) { run_case(s, c); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
   }
   return true;
 }

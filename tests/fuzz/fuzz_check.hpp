@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <span>
 
-#define FUZZ_CHECK(cond)                                                                   \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
+#define FUZZ_CHECK(cond)                                                                      \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
       std::fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                        \
-    }                                                                                      \
+      std::abort();                                                                           \
+    }                                                                                         \
   } while (0)
 
 inline std::span<const std::byte> fuzz_bytes(const std::uint8_t* data, std::size_t size) {

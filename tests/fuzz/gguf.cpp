@@ -4,13 +4,13 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/file.hpp"
 
 namespace {
 
-constexpr std::uint64_t kMaxBlocks = 4;        // per tensor: enough to reach every decoder
+constexpr std::uint64_t kMaxBlocks = 4;  // per tensor: enough to reach every decoder
 constexpr std::uint64_t kMaxPlainElements = 64;
 constexpr std::uint64_t kMaxArrayVisits = 256;  // per array, so a big array stays cheap
 
@@ -34,11 +34,15 @@ void walk(const onnxq::GgufValue& v, int depth) {
       }
       break;
     }
-    case onnxq::GgufType::Float32: case onnxq::GgufType::Float64: (void)v.as_f64(); break;
+    case onnxq::GgufType::Float32:
+    case onnxq::GgufType::Float64: (void)v.as_f64(); break;
     case onnxq::GgufType::Bool: (void)v.as_bool(); break;
     default:
       FUZZ_CHECK(v.is_integer());
-      try { (void)v.as_i64(); } catch (const onnxq::Error&) {}  // u64 above INT64_MAX
+      try {
+        (void)v.as_i64();
+      } catch (const onnxq::Error&) {
+      }  // u64 above INT64_MAX
       break;
   }
 }

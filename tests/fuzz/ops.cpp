@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "onnxq/ops/onehot.hpp"
@@ -84,9 +84,15 @@ void fuzz_unpack(Input& in) {
   std::int64_t radix = 0;
   switch (in.range(0, 3)) {
     case 0: attrs.bits = in.range(-1, 9); break;
-    case 1: attrs.radix = in.range(0, 258); attrs.group_size = in.range(-1, 70); break;
-    case 2: attrs.bits = in.range(0, 9); attrs.radix = in.range(1, 300); break;  // exclusive: must fail
-    default: attrs.radix = in.range(1, 300); break;                                // radix alone: must fail
+    case 1:
+      attrs.radix = in.range(0, 258);
+      attrs.group_size = in.range(-1, 70);
+      break;
+    case 2:
+      attrs.bits = in.range(0, 9);
+      attrs.radix = in.range(1, 300);
+      break;                                         // exclusive: must fail
+    default: attrs.radix = in.range(1, 300); break;  // radix alone: must fail
   }
   if (attrs.bits && !attrs.radix && *attrs.bits >= 1 && *attrs.bits <= 8) radix = std::int64_t{1} << *attrs.bits;
   if (attrs.radix && attrs.group_size && !attrs.bits) radix = *attrs.radix;
@@ -119,10 +125,10 @@ void fuzz_unpack(Input& in) {
 }
 
 DType pick_dtype(Input& in) {
-  static constexpr DType kTypes[] = {DType::Float, DType::UInt8, DType::Int8, DType::UInt16, DType::Int16,
-                                     DType::Int32, DType::Int64, DType::Bool, DType::Float16, DType::Double,
-                                     DType::UInt32, DType::UInt64, DType::BFloat16, DType::Int4, DType::UInt4,
-                                     DType::Float8E4M3FN, DType::Complex64, DType::Float4E2M1};
+  static constexpr DType kTypes[] = {
+      DType::Float,    DType::UInt8, DType::Int8,    DType::UInt16,       DType::Int16,     DType::Int32,
+      DType::Int64,    DType::Bool,  DType::Float16, DType::Double,       DType::UInt32,    DType::UInt64,
+      DType::BFloat16, DType::Int4,  DType::UInt4,   DType::Float8E4M3FN, DType::Complex64, DType::Float4E2M1};
   return kTypes[in.range(0, std::size(kTypes) - 1)];
 }
 
@@ -142,7 +148,7 @@ void fuzz_onehot(Input& in) {
     }
     default: {
       // Arbitrary bits in a narrow type: the output stays small even at the type's largest value.
-      static constexpr DType kNarrow[] = {DType::Int8, DType::UInt8, DType::Bool, DType::Int4,
+      static constexpr DType kNarrow[] = {DType::Int8,  DType::UInt8,      DType::Bool,        DType::Int4,
                                           DType::UInt4, DType::Float4E2M1, DType::Float8E4M3FN};
       depth = filled(in, kNarrow[in.range(0, std::size(kNarrow) - 1)], small_shape(in, 1, 2));
       break;
@@ -186,8 +192,8 @@ void fuzz_unsqueeze(Input& in) {
   } catch (const onnxq::Error&) {
   }
   try {
-    const Tensor axes_t = Tensor::from_bytes(DType::Int64, {static_cast<std::int64_t>(axes.size())},
-                                             std::as_bytes(std::span(axes)));
+    const Tensor axes_t =
+        Tensor::from_bytes(DType::Int64, {static_cast<std::int64_t>(axes.size())}, std::as_bytes(std::span(axes)));
     check(onnxq::unsqueeze(data, axes_t));
   } catch (const onnxq::Error&) {
   }
@@ -209,8 +215,8 @@ void fuzz_dequantize(Input& in) {
     attrs.shape.insert(attrs.shape.begin(), std::int64_t{1} << in.range(20, 62));  // huge, overflow or empty
     if (in.flag()) attrs.shape.insert(attrs.shape.begin(), 0);
   }
-  const Shape x_shape = in.range(0, 15) == 0 ? Shape{1, static_cast<std::int64_t>(length)}
-                                             : Shape{static_cast<std::int64_t>(length)};
+  const Shape x_shape =
+      in.range(0, 15) == 0 ? Shape{1, static_cast<std::int64_t>(length)} : Shape{static_cast<std::int64_t>(length)};
   const Tensor x = filled(in, in.range(0, 15) == 0 ? DType::Int8 : DType::UInt8, x_shape);
   try {
     const Tensor y = onnxq::dequantize_packed(x, attrs);

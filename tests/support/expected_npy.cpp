@@ -41,7 +41,8 @@ ExpectedArray load_expected_npy(const std::string& path) {
     header_len = at(8) | (at(9) << 8);
     start = 10;
   } else {
-    header_len = at(8) | (at(9) << 8) | (static_cast<std::size_t>(at(10)) << 16) | (static_cast<std::size_t>(at(11)) << 24);
+    header_len =
+        at(8) | (at(9) << 8) | (static_cast<std::size_t>(at(10)) << 16) | (static_cast<std::size_t>(at(11)) << 24);
     start = 12;
   }
   const std::string header(reinterpret_cast<const char*>(file.data()) + start, header_len);

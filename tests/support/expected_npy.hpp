@@ -10,7 +10,7 @@
 namespace onnxq::testing {
 
 struct ExpectedArray {
-  std::string descr;                // "<f4", "|i1", ...
+  std::string descr;  // "<f4", "|i1", ...
   std::vector<std::int64_t> shape;
   std::vector<std::byte> data;
   std::size_t count() const;

@@ -43,10 +43,10 @@ struct BuilderTensor {
   std::string name;
   std::vector<std::uint64_t> ne;
   std::uint32_t type = 0;
-  std::vector<std::uint8_t> data;          // written at the tensor's offset; when empty and
-                                           // auto_data is set, zeros of the tensor's size (if small)
+  std::vector<std::uint8_t> data;  // written at the tensor's offset; when empty and
+                                   // auto_data is set, zeros of the tensor's size (if small)
   bool auto_data = true;
-  std::optional<std::uint64_t> offset;     // default: packed one after another, aligned
+  std::optional<std::uint64_t> offset;  // default: packed one after another, aligned
 };
 
 class GgufBuilder {
@@ -66,13 +66,21 @@ class GgufBuilder {
     kvs_.push_back({key, type, b.bytes()});
     return *this;
   }
-  GgufBuilder& kv_u32(const std::string& key, std::uint32_t v) { return kv(key, 4, [&](GgufBytes& b) { b.u32(v); }); }
-  GgufBuilder& kv_u64(const std::string& key, std::uint64_t v) { return kv(key, 10, [&](GgufBytes& b) { b.u64(v); }); }
-  GgufBuilder& kv_u16(const std::string& key, std::uint16_t v) { return kv(key, 2, [&](GgufBytes& b) { b.u16(v); }); }
+  GgufBuilder& kv_u32(const std::string& key, std::uint32_t v) {
+    return kv(key, 4, [&](GgufBytes& b) { b.u32(v); });
+  }
+  GgufBuilder& kv_u64(const std::string& key, std::uint64_t v) {
+    return kv(key, 10, [&](GgufBytes& b) { b.u64(v); });
+  }
+  GgufBuilder& kv_u16(const std::string& key, std::uint16_t v) {
+    return kv(key, 2, [&](GgufBytes& b) { b.u16(v); });
+  }
   GgufBuilder& kv_i32(const std::string& key, std::int32_t v) {
     return kv(key, 5, [&](GgufBytes& b) { b.u32(static_cast<std::uint32_t>(v)); });
   }
-  GgufBuilder& kv_str(const std::string& key, const std::string& v) { return kv(key, 8, [&](GgufBytes& b) { b.str(v); }); }
+  GgufBuilder& kv_str(const std::string& key, const std::string& v) {
+    return kv(key, 8, [&](GgufBytes& b) { b.str(v); });
+  }
 
   GgufBuilder& tensor(BuilderTensor t) {
     tensors_.push_back(std::move(t));

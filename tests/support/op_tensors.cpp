@@ -53,16 +53,16 @@ std::string case_json(const std::string& case_name) {
   if (expected.is_string()) {
     for (std::size_t i = 0; i < expected.strings().size(); ++i)
       if (expected.strings()[i] != actual.strings().at(i))
-        return ::testing::AssertionFailure() << "string " << i << ": '" << expected.strings()[i] << "' expected, got '"
-                                             << actual.strings()[i] << "'";
+        return ::testing::AssertionFailure()
+               << "string " << i << ": '" << expected.strings()[i] << "' expected, got '" << actual.strings()[i] << "'";
     return ::testing::AssertionSuccess();
   }
   const auto e = expected.bytes(), a = actual.bytes();
   if (e.size() != a.size()) return ::testing::AssertionFailure() << e.size() << " bytes expected, got " << a.size();
   for (std::size_t i = 0; i < e.size(); ++i)
     if (e[i] != a[i])
-      return ::testing::AssertionFailure() << "byte " << i << ": " << std::to_integer<int>(e[i]) << " expected, got "
-                                           << std::to_integer<int>(a[i]);
+      return ::testing::AssertionFailure()
+             << "byte " << i << ": " << std::to_integer<int>(e[i]) << " expected, got " << std::to_integer<int>(a[i]);
   return ::testing::AssertionSuccess();
 }
 

@@ -16,9 +16,9 @@ namespace onnxq::testing {
 
 template <class T>
 Tensor typed_tensor(DType dtype, Shape shape, const std::vector<T>& values) {
-  return Tensor::from_bytes(dtype, std::move(shape),
-                            std::span<const std::byte>(reinterpret_cast<const std::byte*>(values.data()),
-                                                       values.size() * sizeof(T)));
+  return Tensor::from_bytes(
+      dtype, std::move(shape),
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)));
 }
 
 Tensor int64_scalar(std::int64_t v);

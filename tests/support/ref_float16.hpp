@@ -16,18 +16,24 @@ namespace onnxq::testing {
 inline double ref_half_value(std::uint16_t h) {
   const int s = h >> 15, e = (h >> 10) & 31, f = h & 1023;
   double v;
-  if (e == 31) v = f ? NAN : INFINITY;
-  else if (e == 0) v = std::ldexp(f, -24);
-  else v = std::ldexp(1024 + f, e - 25);
+  if (e == 31)
+    v = f ? NAN : INFINITY;
+  else if (e == 0)
+    v = std::ldexp(f, -24);
+  else
+    v = std::ldexp(1024 + f, e - 25);
   return s ? -v : v;
 }
 
 inline double ref_bf16_value(std::uint16_t h) {
   const int s = h >> 15, e = (h >> 7) & 255, f = h & 127;
   double v;
-  if (e == 255) v = f ? NAN : INFINITY;
-  else if (e == 0) v = std::ldexp(f, -133);
-  else v = std::ldexp(128 + f, e - 134);
+  if (e == 255)
+    v = f ? NAN : INFINITY;
+  else if (e == 0)
+    v = std::ldexp(f, -133);
+  else
+    v = std::ldexp(128 + f, e - 134);
   return s ? -v : v;
 }
 
@@ -60,10 +66,15 @@ struct RefRounder {
   double max;
 };
 
-
 // The bit-exact expectation for x as FLOAT16 / BFLOAT16 is any pattern whose
 // ref_*_value equals these (NaN: any NaN of x's sign).
-inline const RefRounder& ref_to_half() { static const RefRounder r(10, -14, 65504.0); return r; }
-inline const RefRounder& ref_to_bf16() { static const RefRounder r(7, -126, std::ldexp(255.0, 120)); return r; }
+inline const RefRounder& ref_to_half() {
+  static const RefRounder r(10, -14, 65504.0);
+  return r;
+}
+inline const RefRounder& ref_to_bf16() {
+  static const RefRounder r(7, -126, std::ldexp(255.0, 120));
+  return r;
+}
 
 }  // namespace onnxq::testing

@@ -63,7 +63,7 @@ std::optional<DType> parse_dtype_name(std::string_view name) {
   for (const auto& info : kDTypes) {
     if (wanted == info.short_name || wanted == info.numpy_name || wanted == lower(info.onnx_name)) return info.dtype;
   }
-  if (wanted == "float" ) return DType::Float;
+  if (wanted == "float") return DType::Float;
   if (wanted == "half") return DType::Float16;
   if (wanted == "double") return DType::Double;
   if (wanted == "string") return DType::String;

@@ -77,7 +77,8 @@ Tensor Tensor::from_bytes(DType dtype, Shape shape, std::span<const std::byte> b
   return t;
 }
 
-Tensor Tensor::view(DType dtype, Shape shape, std::span<const std::byte> bytes, std::shared_ptr<const void> keep_alive) {
+Tensor Tensor::view(DType dtype, Shape shape, std::span<const std::byte> bytes,
+                    std::shared_ptr<const void> keep_alive) {
   Tensor t;
   t.dtype_ = dtype;
   const std::uint64_t count = shape_element_count(shape);

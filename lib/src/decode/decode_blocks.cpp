@@ -5,11 +5,11 @@
 #include <string>
 
 #include "decode/dispatch.hpp"
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "reference/output_convert.hpp"
 #include "reference/plain.hpp"
-#include "onnxq/core/checked.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/core/error.hpp"
 
 namespace onnxq {
 namespace {
@@ -22,8 +22,7 @@ bool is_output_float(DType t) {
 // conversion reads each block's finished values once, right after they were decoded.
 constexpr std::size_t kTileElements = 1024;
 
-void decode_block_run(const BlockDecoder& dec, const std::uint8_t* src, std::size_t blocks, DType out,
-                      std::byte* dst) {
+void decode_block_run(const BlockDecoder& dec, const std::uint8_t* src, std::size_t blocks, DType out, std::byte* dst) {
   if (out == DType::Float) {
     dec.decode(src, blocks, reinterpret_cast<float*>(dst));
     return;
@@ -75,10 +74,11 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
     if (kernel.fused)  // a SIMD kernel: decode fused with the output conversion
       kernel.fused(in + begin * format.block_bytes, count, out + begin * block_out_bytes);
     else if (kernel.scalar)
-      decode_block_run(*kernel.scalar, in + begin * format.block_bytes, count, out_dtype, out + begin * block_out_bytes);
+      decode_block_run(*kernel.scalar, in + begin * format.block_bytes, count, out_dtype,
+                       out + begin * block_out_bytes);
     else
       reference::convert_plain(format.plain_dtype, in + begin * format.block_bytes, count, out_dtype,
-                             out + begin * block_out_bytes);
+                               out + begin * block_out_bytes);
   };
 
   // Threads take runs of whole blocks worth >= 256 KiB of output: scheduling stays negligible.

@@ -16,7 +16,7 @@ using simd::FusedDecoders;
 
 struct PathKernels {
   std::array<const FusedDecoders*, formats::kFormatRows.size()> blocks{};  // null: the scalar reference
-  const simd::PlainConverters* plain = nullptr;                             // null: scalar conversion
+  const simd::PlainConverters* plain = nullptr;                            // null: scalar conversion
   const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
 };
 

@@ -10,9 +10,9 @@ namespace onnxq::formats {
 
 #define ONNXQ_FIELD(member, bytes, kind) std::uint8_t member[bytes];
 #define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
-  struct Layout {                                                                                       \
-    fields                                                                                              \
-  };                                                                                                    \
+  struct Layout {                                                                                        \
+    fields                                                                                               \
+  };                                                                                                     \
   static_assert(sizeof(Layout) == (block_bytes), "the fields of " #id " must add up to its block size");
 #include "formats/format_rows.def"
 

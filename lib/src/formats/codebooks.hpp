@@ -7,15 +7,15 @@
 namespace onnxq::formats {
 
 extern const std::array<std::uint64_t, 256> kIq2xxsGrid;  // iq2xxs_grid.json
-extern const std::array<std::uint64_t, 512> kIq2xsGrid;  // iq2xs_grid.json
-extern const std::array<std::uint64_t, 1024> kIq2sGrid;  // iq2s_grid.json
+extern const std::array<std::uint64_t, 512> kIq2xsGrid;   // iq2xs_grid.json
+extern const std::array<std::uint64_t, 1024> kIq2sGrid;   // iq2s_grid.json
 extern const std::array<std::uint32_t, 256> kIq3xxsGrid;  // iq3xxs_grid.json
-extern const std::array<std::uint32_t, 512> kIq3sGrid;  // iq3s_grid.json
-extern const std::array<std::uint64_t, 2048> kIq1sGrid;  // iq1s_grid.json
+extern const std::array<std::uint32_t, 512> kIq3sGrid;    // iq3s_grid.json
+extern const std::array<std::uint64_t, 2048> kIq1sGrid;   // iq1s_grid.json
 extern const std::array<std::uint8_t, 128> kKsignsIq2xs;  // ksigns_iq2xs.json
-extern const std::array<std::uint8_t, 8> kKmaskIq2xs;  // kmask_iq2xs.json
-extern const std::array<std::int8_t, 16> kKvaluesIq4nl;  // kvalues_iq4nl.json
-extern const std::array<std::int8_t, 16> kKvaluesFp4;  // kvalues_fp4.json
+extern const std::array<std::uint8_t, 8> kKmaskIq2xs;     // kmask_iq2xs.json
+extern const std::array<std::int8_t, 16> kKvaluesIq4nl;   // kvalues_iq4nl.json
+extern const std::array<std::int8_t, 16> kKvaluesFp4;     // kvalues_fp4.json
 
 inline constexpr float kIq1sDelta = 0.125f;  // constants.json IQ1S_DELTA, bits 0x3e000000
 inline constexpr float kIq1mDelta = 0.125f;  // constants.json IQ1M_DELTA, bits 0x3e000000

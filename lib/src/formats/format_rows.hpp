@@ -41,12 +41,28 @@ constexpr std::uint16_t index_of(FormatId id) { return static_cast<std::uint16_t
 }  // namespace rows_detail
 
 inline constexpr std::array kFormatRows = {
-#define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields)             \
-  BlockFormat{rows_detail::index_of(FormatId::id), ggml_type, ggml_name, gguf_name, "gguf:" #id, qk, block_bytes, \
-              DType::Undefined, FormatFamily::family, rows_detail::k_##id##_fields},
+#define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
+  BlockFormat{rows_detail::index_of(FormatId::id),                                                       \
+              ggml_type,                                                                                 \
+              ggml_name,                                                                                 \
+              gguf_name,                                                                                 \
+              "gguf:" #id,                                                                               \
+              qk,                                                                                        \
+              block_bytes,                                                                               \
+              DType::Undefined,                                                                          \
+              FormatFamily::family,                                                                      \
+              rows_detail::k_##id##_fields},
 #define ONNXQ_PLAIN_TYPE(id, ggml_type, gguf_name, element_bytes, dtype) \
-  BlockFormat{rows_detail::index_of(FormatId::id), ggml_type, #id, gguf_name, "", 1, element_bytes, DType::dtype, \
-              FormatFamily::Plain, {}},
+  BlockFormat{rows_detail::index_of(FormatId::id),                       \
+              ggml_type,                                                 \
+              #id,                                                       \
+              gguf_name,                                                 \
+              "",                                                        \
+              1,                                                         \
+              element_bytes,                                             \
+              DType::dtype,                                              \
+              FormatFamily::Plain,                                       \
+              {}},
 #include "formats/format_rows.def"
 };
 
@@ -64,9 +80,9 @@ constexpr const BlockFormat& row(FormatId id) { return kFormatRows[rows_detail::
 template <FormatId Id>
 struct LayoutOf;
 #define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
-  template <>                                                                                           \
-  struct LayoutOf<FormatId::id> {                                                                       \
-    using type = Layout;                                                                                \
+  template <>                                                                                            \
+  struct LayoutOf<FormatId::id> {                                                                        \
+    using type = Layout;                                                                                 \
   };
 #include "formats/format_rows.def"
 

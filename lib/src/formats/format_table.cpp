@@ -28,7 +28,9 @@ std::string lower(std::string_view s) {
 }  // namespace
 
 std::span<const BlockFormat> all_formats() { return kFormatRows; }
-std::span<const BlockFormat> block_formats() { return std::span<const BlockFormat>(kFormatRows).first(kBlockFormatCount); }
+std::span<const BlockFormat> block_formats() {
+  return std::span<const BlockFormat>(kFormatRows).first(kBlockFormatCount);
+}
 
 const BlockFormat* find_format_by_ggml_type(std::uint32_t ggml_type) {
   for (const auto& f : kFormatRows)

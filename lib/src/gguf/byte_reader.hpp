@@ -29,8 +29,7 @@ T load(const std::byte* p, bool big_endian) {
 
 class ByteReader {
  public:
-  ByteReader(std::span<const std::byte> bytes, std::string_view file_name)
-      : bytes_(bytes), name_(file_name) {}
+  ByteReader(std::span<const std::byte> bytes, std::string_view file_name) : bytes_(bytes), name_(file_name) {}
 
   std::uint64_t offset() const { return pos_; }
   std::uint64_t remaining() const { return bytes_.size() - pos_; }
@@ -67,8 +66,8 @@ class ByteReader {
     const std::uint64_t at = pos_;
     const auto len = read<std::uint64_t>(what);
     if (len > remaining())
-      fail_at(at, std::string(what) + " length " + std::to_string(len) + " exceeds the " +
-                      std::to_string(remaining()) + " bytes left in the file");
+      fail_at(at, std::string(what) + " length " + std::to_string(len) + " exceeds the " + std::to_string(remaining()) +
+                      " bytes left in the file");
     std::string_view s(reinterpret_cast<const char*>(here()), static_cast<std::size_t>(len));
     pos_ += len;
     return s;

@@ -67,11 +67,13 @@ GgufFile GgufFile::open(const std::string& path) {
     model.shards_.push_back(open_shard(path));
     const auto count = metadata_u64(model.shards_.front(), "split.count");
     if (count && *count > 1)
-      invalid_input(path + ": metadata split.count = " + std::to_string(*count) +
-                    " but the file name does not follow the <name>-00001-of-0000N.gguf pattern, so its shards cannot be found");
+      invalid_input(
+          path + ": metadata split.count = " + std::to_string(*count) +
+          " but the file name does not follow the <name>-00001-of-0000N.gguf pattern, so its shards cannot be found");
   } else {
     if (split->index < 1 || split->index > split->count)
-      invalid_input(path + ": shard number " + std::to_string(split->index) + " is outside 1.." + std::to_string(split->count));
+      invalid_input(path + ": shard number " + std::to_string(split->index) + " is outside 1.." +
+                    std::to_string(split->count));
     for (int i = 1; i <= split->count; ++i) {
       const std::string p = shard_path(*split, i);
       if (!std::filesystem::exists(p))
@@ -99,7 +101,8 @@ GgufFile GgufFile::open(const std::string& path) {
     for (TensorInfo t : model.shards_[s].tensors) {
       t.shard = s;
       if (!names.insert(t.name).second)
-        invalid_input(model.shards_[s].path + ": tensor '" + std::string(t.name) + "' also appears in an earlier shard");
+        invalid_input(model.shards_[s].path + ": tensor '" + std::string(t.name) +
+                      "' also appears in an earlier shard");
       model.tensors_.push_back(std::move(t));
     }
   }

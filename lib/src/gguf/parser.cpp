@@ -16,9 +16,9 @@ using gguf_detail::ByteReader;
 
 namespace {
 
-constexpr std::uint32_t kMagicLE = 0x46554747;  // "GGUF" read as a little-endian u32
-constexpr std::uint32_t kMagicBE = 0x47475546;  // "FUGG": the magic written as a big-endian u32
-constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;                // empty key, type, smallest value
+constexpr std::uint32_t kMagicLE = 0x46554747;                    // "GGUF" read as a little-endian u32
+constexpr std::uint32_t kMagicBE = 0x47475546;                    // "FUGG": the magic written as a big-endian u32
+constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;                  // empty key, type, smallest value
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;  // empty name, n_dims, one dim, type, offset
 constexpr std::uint32_t kMaxDims = 4;
 
@@ -39,16 +39,18 @@ GgufValue GgufParser::read_value(ByteReader& reader, GgufType type, int depth) {
   v.type_ = type;
   v.big_endian_ = reader.big_endian();
   switch (type) {
-    case GgufType::UInt8: case GgufType::Int8: case GgufType::Bool:
-      v.bits_ = reader.read<std::uint8_t>("metadata value"); break;
-    case GgufType::UInt16: case GgufType::Int16:
-      v.bits_ = reader.read<std::uint16_t>("metadata value"); break;
-    case GgufType::UInt32: case GgufType::Int32: case GgufType::Float32:
-      v.bits_ = reader.read<std::uint32_t>("metadata value"); break;
-    case GgufType::UInt64: case GgufType::Int64: case GgufType::Float64:
-      v.bits_ = reader.read<std::uint64_t>("metadata value"); break;
-    case GgufType::String:
-      v.text_ = reader.read_string("string value"); break;
+    case GgufType::UInt8:
+    case GgufType::Int8:
+    case GgufType::Bool: v.bits_ = reader.read<std::uint8_t>("metadata value"); break;
+    case GgufType::UInt16:
+    case GgufType::Int16: v.bits_ = reader.read<std::uint16_t>("metadata value"); break;
+    case GgufType::UInt32:
+    case GgufType::Int32:
+    case GgufType::Float32: v.bits_ = reader.read<std::uint32_t>("metadata value"); break;
+    case GgufType::UInt64:
+    case GgufType::Int64:
+    case GgufType::Float64: v.bits_ = reader.read<std::uint64_t>("metadata value"); break;
+    case GgufType::String: v.text_ = reader.read_string("string value"); break;
     case GgufType::Array: {
       const std::uint64_t at = reader.offset();
       if (depth >= kGgufMaxArrayDepth)
@@ -78,8 +80,7 @@ GgufValue GgufParser::read_value(ByteReader& reader, GgufType type, int depth) {
       v.array_bytes_ = reader.offset() - begin;
       break;
     }
-    default:
-      reader.fail_at(reader.offset(), "unknown metadata value type " + str(static_cast<std::uint32_t>(type)));
+    default: reader.fail_at(reader.offset(), "unknown metadata value type " + str(static_cast<std::uint32_t>(type)));
   }
   return v;
 }
@@ -138,8 +139,8 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
   for (const auto& kv : shard.metadata) {
     if (kv.key != "general.alignment") continue;
     if (kv.value.type() != GgufType::UInt32)
-      reader.fail_at(kv.offset, "general.alignment has type " + std::string(gguf_type_name(kv.value.type())) +
-                                    ", expected u32");
+      reader.fail_at(kv.offset,
+                     "general.alignment has type " + std::string(gguf_type_name(kv.value.type())) + ", expected u32");
     const std::uint64_t a = kv.value.raw_bits();
     if (a == 0 || !std::has_single_bit(a))
       reader.fail_at(kv.offset, "general.alignment is " + str(a) + ", expected a power of two");
@@ -207,7 +208,8 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
   auto data_offset = checked_align_up(infos_end, shard.alignment);
   if (!data_offset) reader.fail_at(infos_end, "data section offset overflows 64 bits");
   shard.data_offset = *data_offset;
-  const bool has_data = std::any_of(shard.tensors.begin(), shard.tensors.end(), [](auto& t) { return t.byte_size > 0; });
+  const bool has_data =
+      std::any_of(shard.tensors.begin(), shard.tensors.end(), [](auto& t) { return t.byte_size > 0; });
   if (has_data && shard.data_offset > bytes.size())
     reader.fail_at(infos_end, "data section would start at " + str(shard.data_offset) + ", past the end of the " +
                                   str(bytes.size()) + "-byte file");

@@ -29,11 +29,19 @@ std::string_view gguf_type_name(GgufType type) {
 
 std::uint64_t gguf_scalar_size(GgufType type) {
   switch (type) {
-    case GgufType::UInt8: case GgufType::Int8: case GgufType::Bool: return 1;
-    case GgufType::UInt16: case GgufType::Int16: return 2;
-    case GgufType::UInt32: case GgufType::Int32: case GgufType::Float32: return 4;
-    case GgufType::UInt64: case GgufType::Int64: case GgufType::Float64: return 8;
-    case GgufType::String: case GgufType::Array: return 0;
+    case GgufType::UInt8:
+    case GgufType::Int8:
+    case GgufType::Bool: return 1;
+    case GgufType::UInt16:
+    case GgufType::Int16: return 2;
+    case GgufType::UInt32:
+    case GgufType::Int32:
+    case GgufType::Float32: return 4;
+    case GgufType::UInt64:
+    case GgufType::Int64:
+    case GgufType::Float64: return 8;
+    case GgufType::String:
+    case GgufType::Array: return 0;
   }
   return 0;
 }
@@ -61,8 +69,14 @@ std::int64_t sign_extend(std::uint64_t bits, GgufType t) {
 
 bool GgufValue::is_integer() const {
   switch (type_) {
-    case GgufType::UInt8: case GgufType::Int8: case GgufType::UInt16: case GgufType::Int16:
-    case GgufType::UInt32: case GgufType::Int32: case GgufType::UInt64: case GgufType::Int64: return true;
+    case GgufType::UInt8:
+    case GgufType::Int8:
+    case GgufType::UInt16:
+    case GgufType::Int16:
+    case GgufType::UInt32:
+    case GgufType::Int32:
+    case GgufType::UInt64:
+    case GgufType::Int64: return true;
     default: return false;
   }
 }
@@ -118,7 +132,8 @@ GgufArray GgufValue::as_array() const {
 
 GgufValue GgufArray::at(std::uint64_t index) const {
   if (index >= value_.count_)
-    invalid_input("array index " + std::to_string(index) + " out of range (size " + std::to_string(value_.count_) + ")");
+    invalid_input("array index " + std::to_string(index) + " out of range (size " + std::to_string(value_.count_) +
+                  ")");
   const std::uint64_t size = gguf_scalar_size(value_.elem_type_);
   ByteReader reader({value_.array_begin_, static_cast<std::size_t>(value_.array_bytes_)}, "array");
   reader.set_big_endian(value_.big_endian_);

@@ -128,7 +128,7 @@ class DictParser {
       }
       if (peek() == ')' && dims.size() > 1) break;
       fail(ErrorKind::InvalidInput, dims.size() == 1 && peek() == ')' ? "a one-dimensional shape needs a trailing comma"
-                                                                       : "expected ',' or ')' in the shape");
+                                                                      : "expected ',' or ')' in the shape");
     }
     ++pos_;
     return dims;

@@ -44,11 +44,15 @@ Descr parse_descr(const std::string& d, std::string_view source) {
   const std::size_t size = std::stoul(size_text);
   const bool big = order == '>';
   if (kind == 'U') return {DType::String, size * 4, big, size};
-  struct Row { char kind; std::size_t size; DType dtype; };
+  struct Row {
+    char kind;
+    std::size_t size;
+    DType dtype;
+  };
   static constexpr Row kRows[] = {
-      {'b', 1, DType::Bool},     {'u', 1, DType::UInt8},   {'i', 1, DType::Int8},      {'u', 2, DType::UInt16},
-      {'u', 4, DType::UInt32},   {'u', 8, DType::UInt64},  {'i', 2, DType::Int16},     {'i', 4, DType::Int32},
-      {'i', 8, DType::Int64},    {'f', 2, DType::Float16}, {'f', 4, DType::Float},     {'f', 8, DType::Double},
+      {'b', 1, DType::Bool},      {'u', 1, DType::UInt8},       {'i', 1, DType::Int8},  {'u', 2, DType::UInt16},
+      {'u', 4, DType::UInt32},    {'u', 8, DType::UInt64},      {'i', 2, DType::Int16}, {'i', 4, DType::Int32},
+      {'i', 8, DType::Int64},     {'f', 2, DType::Float16},     {'f', 4, DType::Float}, {'f', 8, DType::Double},
       {'c', 8, DType::Complex64}, {'c', 16, DType::Complex128},
   };
   for (const Row& r : kRows) {
@@ -57,7 +61,8 @@ Descr parse_descr(const std::string& d, std::string_view source) {
     // Complex items swap each of their two float halves, not the whole item.
     return {r.dtype, size, big && size > 1, 0};
   }
-  if (kind == 'O') return bad(ErrorKind::Unsupported, "is an object array; only plain numeric, bool and unicode arrays are supported");
+  if (kind == 'O')
+    return bad(ErrorKind::Unsupported, "is an object array; only plain numeric, bool and unicode arrays are supported");
   if (kind == 'V') return bad(ErrorKind::Unsupported, "is a structured or void dtype; not supported");
   return bad(ErrorKind::Unsupported, "is not a supported dtype (bool, u1-u8, i1-i8, f2/f4/f8, c8/c16, U)");
 }
@@ -129,8 +134,11 @@ Tensor decode(const NpyArrayInfo& info, std::span<const std::byte> file, const s
               std::string_view source) {
   const std::span<const std::byte> data = file.subspan(info.data_offset);
   if (info.dtype == DType::String)
-    return Tensor::from_strings(info.shape, npy_detail::decode_utf32_items(data, static_cast<std::size_t>(shape_element_count(info.shape)), info.unicode_chars, info.byteswap, source));
-  if (keep_alive && !info.byteswap && info.dtype != DType::Bool) return Tensor::view(info.dtype, info.shape, data, *keep_alive);
+    return Tensor::from_strings(
+        info.shape, npy_detail::decode_utf32_items(data, static_cast<std::size_t>(shape_element_count(info.shape)),
+                                                   info.unicode_chars, info.byteswap, source));
+  if (keep_alive && !info.byteswap && info.dtype != DType::Bool)
+    return Tensor::view(info.dtype, info.shape, data, *keep_alive);
   Tensor t = Tensor::from_bytes(info.dtype, info.shape, data);
   std::span<std::byte> out = t.mutable_bytes();
   const std::size_t n = static_cast<std::size_t>(t.element_count());

@@ -38,7 +38,8 @@ std::vector<std::string> decode_utf32_items(std::span<const std::byte> data, std
     const auto unit = [&](std::size_t k) {
       std::uint32_t c = 0;
       for (int b = 0; b < 4; ++b) {
-        const auto byte = std::to_integer<std::uint32_t>(item[4 * k + static_cast<std::size_t>(big_endian ? 3 - b : b)]);
+        const auto byte =
+            std::to_integer<std::uint32_t>(item[4 * k + static_cast<std::size_t>(big_endian ? 3 - b : b)]);
         c |= byte << (8 * b);
       }
       return c;
@@ -48,8 +49,8 @@ std::vector<std::string> decode_utf32_items(std::span<const std::byte> data, std
     for (std::size_t k = 0; k < len; ++k) {
       const std::uint32_t c = unit(k);
       if (!valid_code_point(c))
-        invalid_input(std::string(source) + ": .npy unicode item " + std::to_string(i) + " holds an invalid code point " +
-                      std::to_string(c));
+        invalid_input(std::string(source) + ": .npy unicode item " + std::to_string(i) +
+                      " holds an invalid code point " + std::to_string(c));
       append_utf8(s, c);
     }
     items.push_back(std::move(s));
@@ -64,8 +65,7 @@ std::u32string utf8_to_utf32(std::string_view text) {
   while (i < text.size()) {
     const unsigned char b0 = byte(i);
     std::size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > text.size())
-      invalid_input("string is not valid UTF-8 at byte " + std::to_string(i));
+    if (len == 0 || i + len > text.size()) invalid_input("string is not valid UTF-8 at byte " + std::to_string(i));
     std::uint32_t c = len == 1 ? b0 : len == 2 ? (b0 & 0x1Fu) : len == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
     for (std::size_t k = 1; k < len; ++k) {
       if ((byte(i + k) & 0xC0) != 0x80) invalid_input("string is not valid UTF-8 at byte " + std::to_string(i + k));

@@ -48,8 +48,8 @@ std::string npy_header(DType dtype, const Shape& shape) {
   if (info.npy_descr.empty())
     fail(ErrorKind::Unsupported, "dtype " + std::string(info.onnx_name) + " has no .npy representation");
   shape_element_count(shape);  // rejects negative dims and overflow
-  return preamble_and_dict("{'descr': '" + std::string(info.npy_descr) + "', 'fortran_order': False, 'shape': " +
-                           shape_tuple(shape) + ", }");
+  return preamble_and_dict("{'descr': '" + std::string(info.npy_descr) +
+                           "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }");
 }
 
 std::string npy_bytes(const Tensor& tensor) {
@@ -61,8 +61,8 @@ std::string npy_bytes(const Tensor& tensor) {
 
 std::string npy_tensor_header(const Tensor& t) {
   if (!t.is_string()) return npy_header(t.dtype(), t.shape());
-  return preamble_and_dict("{'descr': '<U" + std::to_string(unicode_width(t)) + "', 'fortran_order': False, 'shape': " +
-                           shape_tuple(t.shape()) + ", }");
+  return preamble_and_dict("{'descr': '<U" + std::to_string(unicode_width(t)) +
+                           "', 'fortran_order': False, 'shape': " + shape_tuple(t.shape()) + ", }");
 }
 
 void write_npy_tensor(const Tensor& t, const std::function<void(const void*, std::size_t)>& write) {

@@ -76,7 +76,8 @@ std::vector<std::string> list_data_sets(const fs::path& case_dir) {
 }
 
 // input_0.pb ... input_{n-1}.pb (or output_*), numbered without gaps, as the ONNX runner reads them.
-std::vector<NamedTensor> load_numbered_tensors(const fs::path& dir, const std::string& data_set, const std::string& prefix) {
+std::vector<NamedTensor> load_numbered_tensors(const fs::path& dir, const std::string& data_set,
+                                               const std::string& prefix) {
   std::map<std::uint64_t, std::string> files;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -144,7 +145,8 @@ std::vector<std::string> find_case_folders(const std::string& path) {
   // A model.onnx given directly stands for its case folder.
   if (root.filename() == "model.onnx" && fs::is_regular_file(root, ec))
     return {root.has_parent_path() ? root.parent_path().string() : std::string(".")};
-  if (!fs::is_directory(root, ec)) fail(ErrorKind::Io, path + " is not a directory (expected a case folder or a folder of cases)");
+  if (!fs::is_directory(root, ec))
+    fail(ErrorKind::Io, path + " is not a directory (expected a case folder or a folder of cases)");
   std::vector<std::string> out;
   collect_cases(root, out);
   return out;
@@ -195,7 +197,8 @@ CaseResult run_conformance_case(const std::string& case_folder, const Conformanc
       if (ds_result.status == CaseStatus::Fail && r.status != CaseStatus::Fail) {
         r.status = CaseStatus::Fail;
         // With several data sets the reason says which one failed first.
-        r.reason = data_sets.size() > 1 && ds_result.reason.rfind(ds, 0) != 0 ? ds + ": " + ds_result.reason : ds_result.reason;
+        r.reason = data_sets.size() > 1 && ds_result.reason.rfind(ds, 0) != 0 ? ds + ": " + ds_result.reason
+                                                                              : ds_result.reason;
       }
       r.data_sets.push_back(std::move(ds_result));
     }

@@ -109,9 +109,12 @@ void attribute_to_proto(const NodeAttribute& attr, onnx::AttributeProto* out) {
       for (const auto& s : attr.strings) out->add_strings(s);
       break;
     case AttributeType::Tensors:
-      for (const auto& t : attr.tensors) detail::tensor_to_proto(t, "", TensorProtoEncoding::RawData, out->add_tensors());
+      for (const auto& t : attr.tensors)
+        detail::tensor_to_proto(t, "", TensorProtoEncoding::RawData, out->add_tensors());
       break;
-    default: invalid_argument("cannot write attribute '" + attr.name + "' of type " + std::string(attribute_type_name(attr.type)));
+    default:
+      invalid_argument("cannot write attribute '" + attr.name + "' of type " +
+                       std::string(attribute_type_name(attr.type)));
   }
 }
 
@@ -127,14 +130,17 @@ void check_bindings(const SingleNodeModel& m, const std::string& source) {
   for (std::size_t k = 0; k < m.node.inputs.size(); ++k) {
     const std::string& name = m.node.inputs[k];
     if (!name.empty() && !available.count(name))
-      invalid_input(source + ": node input " + std::to_string(k) + " '" + name + "' is neither a graph input nor an initializer");
+      invalid_input(source + ": node input " + std::to_string(k) + " '" + name +
+                    "' is neither a graph input nor an initializer");
   }
   std::set<std::string> produced;
   for (const auto& name : m.node.outputs)
-    if (!name.empty() && !produced.insert(name).second) invalid_input(source + ": node output '" + name + "' appears twice");
+    if (!name.empty() && !produced.insert(name).second)
+      invalid_input(source + ": node output '" + name + "' appears twice");
   if (m.outputs.empty()) invalid_input(source + ": graph has no outputs");
   for (const auto& out : m.outputs)
-    if (!produced.count(out.name)) invalid_input(source + ": graph output '" + out.name + "' is not an output of the node");
+    if (!produced.count(out.name))
+      invalid_input(source + ": graph output '" + out.name + "' is not an output of the node");
 }
 
 }  // namespace
@@ -181,7 +187,8 @@ SingleNodeModel decode_single_node_model(std::span<const std::byte> bytes, const
   if (!proto.has_graph()) invalid_input(source + ": model has no graph");
   const auto& g = proto.graph();
   if (g.node_size() != 1)
-    invalid_input(source + ": graph has " + std::to_string(g.node_size()) + " nodes; onnxq runs single-node models only");
+    invalid_input(source + ": graph has " + std::to_string(g.node_size()) +
+                  " nodes; onnxq runs single-node models only");
   if (g.sparse_initializer_size() > 0) fail(ErrorKind::Unsupported, source + ": sparse initializers are not supported");
 
   SingleNodeModel m;
@@ -253,7 +260,8 @@ std::string encode_model(const SingleNodeModel& m) {
   for (const auto& s : m.node.inputs) n->add_input(s);
   for (const auto& s : m.node.outputs) n->add_output(s);
   for (const auto& a : m.node.attributes) attribute_to_proto(a, n->add_attribute());
-  for (const auto& t : m.initializers) detail::tensor_to_proto(t.tensor, t.name, TensorProtoEncoding::RawData, g->add_initializer());
+  for (const auto& t : m.initializers)
+    detail::tensor_to_proto(t.tensor, t.name, TensorProtoEncoding::RawData, g->add_initializer());
   for (const auto& v : m.inputs) value_info_to_proto(v, g->add_input());
   for (const auto& v : m.outputs) value_info_to_proto(v, g->add_output());
   std::string out;

@@ -38,8 +38,12 @@ Tensor run_dequantize_packed_29(const OnnxNode& node, std::span<const Tensor* co
 Tensor run_onehot(const OnnxNode& node, std::span<const Tensor* const> in, OneHotVersion version) {
   return onehot(*in[0], *in[1], *in[2], int_attr(node, "axis").value_or(-1), version);
 }
-Tensor run_onehot_9(const OnnxNode& node, std::span<const Tensor* const> in) { return run_onehot(node, in, OneHotVersion::V9); }
-Tensor run_onehot_11(const OnnxNode& node, std::span<const Tensor* const> in) { return run_onehot(node, in, OneHotVersion::V11); }
+Tensor run_onehot_9(const OnnxNode& node, std::span<const Tensor* const> in) {
+  return run_onehot(node, in, OneHotVersion::V9);
+}
+Tensor run_onehot_11(const OnnxNode& node, std::span<const Tensor* const> in) {
+  return run_onehot(node, in, OneHotVersion::V11);
+}
 
 Tensor run_unpack_29(const OnnxNode& node, std::span<const Tensor* const> in) {
   UnpackAttributes attrs;
@@ -90,8 +94,8 @@ void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std
   std::size_t given = node.inputs.size();
   while (given > 0 && node.inputs[given - 1].empty()) --given;
   if (given != schema.inputs.size())
-    invalid_input(op + " takes " + std::to_string(schema.inputs.size()) + " inputs (" + join(schema.inputs) + "), the node has " +
-                  std::to_string(given));
+    invalid_input(op + " takes " + std::to_string(schema.inputs.size()) + " inputs (" + join(schema.inputs) +
+                  "), the node has " + std::to_string(given));
   for (std::size_t k = 0; k < schema.inputs.size(); ++k)
     if (node.inputs[k].empty() || k >= inputs.size() || inputs[k] == nullptr)
       invalid_input(op + " input " + std::to_string(k) + " (" + std::string(schema.inputs[k]) + ") is required");
@@ -104,11 +108,12 @@ void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std
       if (s.name == a.name) spec = &s;
     if (!spec) invalid_input(op + " has no attribute '" + a.name + "'");
     if (spec->type != a.type)
-      invalid_input(op + " attribute '" + a.name + "' must be " + std::string(attribute_type_name(spec->type)) + ", got " +
-                    std::string(attribute_type_name(a.type)));
+      invalid_input(op + " attribute '" + a.name + "' must be " + std::string(attribute_type_name(spec->type)) +
+                    ", got " + std::string(attribute_type_name(a.type)));
   }
   for (const auto& s : schema.attributes)
-    if (s.required && !node.find_attribute(s.name)) invalid_input(op + " requires attribute '" + std::string(s.name) + "'");
+    if (s.required && !node.find_attribute(s.name))
+      invalid_input(op + " requires attribute '" + std::string(s.name) + "'");
 }
 
 // A graph that declares an input's type or fixed dims must get a tensor that has them.
@@ -150,7 +155,8 @@ std::vector<Tensor> run_node(const OnnxNode& node, std::int64_t opset, std::span
 
 std::vector<Tensor> run_model(const SingleNodeModel& model, std::span<const Tensor> inputs) {
   if (inputs.size() != model.inputs.size())
-    invalid_input("the model has " + std::to_string(model.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
+    invalid_input("the model has " + std::to_string(model.inputs.size()) + " inputs, got " +
+                  std::to_string(inputs.size()));
   std::map<std::string, const Tensor*> values;
   for (const auto& init : model.initializers) values[init.name] = &init.tensor;
   for (std::size_t k = 0; k < inputs.size(); ++k) {

@@ -84,7 +84,8 @@ std::optional<std::string> unsupported_reason(const OnnxNode& node, std::int64_t
   if (!schema)
     return node.op_type + " at opset " + std::to_string(opset) + " not supported (onnxq has versions " + versions + ")";
   if (!schema->implemented)
-    return "op " + node.op_type + "-" + std::to_string(schema->since_version) + " is not built into this onnxq (no kernel)";
+    return "op " + node.op_type + "-" + std::to_string(schema->since_version) +
+           " is not built into this onnxq (no kernel)";
   return std::nullopt;
 }
 

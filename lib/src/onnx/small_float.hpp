@@ -13,8 +13,9 @@ inline double widen_minifloat(std::uint32_t bits, int exp_bits, int man_bits, in
   const std::uint32_t man = bits & ((1u << man_bits) - 1);
   const std::uint32_t exp = (bits >> man_bits) & ((1u << exp_bits) - 1);
   const bool negative = (bits >> (exp_bits + man_bits)) & 1u;
-  const double v = exp == 0 ? std::ldexp(static_cast<double>(man), 1 - bias - man_bits)
-                            : std::ldexp(static_cast<double>(man | (1u << man_bits)), static_cast<int>(exp) - bias - man_bits);
+  const double v =
+      exp == 0 ? std::ldexp(static_cast<double>(man), 1 - bias - man_bits)
+               : std::ldexp(static_cast<double>(man | (1u << man_bits)), static_cast<int>(exp) - bias - man_bits);
   return negative ? -v : v;
 }
 

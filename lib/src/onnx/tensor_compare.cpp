@@ -141,10 +141,12 @@ std::string element_to_string(const Tensor& t, std::uint64_t i) {
     return format_double(float_value(t, i), digits);
   }
   const IntValue v = int_value(t, i);
-  return v.negative ? std::to_string(static_cast<std::int64_t>(v.magnitude_or_bits)) : std::to_string(v.magnitude_or_bits);
+  return v.negative ? std::to_string(static_cast<std::int64_t>(v.magnitude_or_bits))
+                    : std::to_string(v.magnitude_or_bits);
 }
 
-std::optional<std::string> find_mismatch(const Tensor& expected, const Tensor& actual, const std::optional<Tolerance>& tol) {
+std::optional<std::string> find_mismatch(const Tensor& expected, const Tensor& actual,
+                                         const std::optional<Tolerance>& tol) {
   if (expected.dtype() != actual.dtype())
     return "dtype expected " + std::string(dtype_info(expected.dtype()).onnx_name) + " got " +
            std::string(dtype_info(actual.dtype()).onnx_name);

@@ -103,13 +103,14 @@ void check_bool_bytes(const Tensor& t, const std::string& what) {
   const auto bytes = t.bytes();
   for (std::size_t i = 0; i < bytes.size(); ++i)
     if (std::to_integer<unsigned>(bytes[i]) > 1)
-      invalid_input(what + ": element " + std::to_string(i) + " is " + std::to_string(std::to_integer<unsigned>(bytes[i])) +
-                    ", a BOOL must be 0 or 1");
+      invalid_input(what + ": element " + std::to_string(i) + " is " +
+                    std::to_string(std::to_integer<unsigned>(bytes[i])) + ", a BOOL must be 0 or 1");
 }
 
 template <class T>
 void copy_field(const google::protobuf::RepeatedField<T>& field, Tensor& t) {
-  if (field.size() > 0) std::memcpy(t.mutable_bytes().data(), field.data(), sizeof(T) * static_cast<std::size_t>(field.size()));
+  if (field.size() > 0)
+    std::memcpy(t.mutable_bytes().data(), field.data(), sizeof(T) * static_cast<std::size_t>(field.size()));
 }
 
 Tensor decode_typed(const onnx::TensorProto& p, DType dtype, const Shape& dims, const std::string& what) {
@@ -131,7 +132,8 @@ Tensor decode_typed(const onnx::TensorProto& p, DType dtype, const Shape& dims, 
         for (int i = 0; i < p.uint64_data_size(); ++i) {
           const std::uint64_t v = p.uint64_data(i);
           if (v > UINT32_MAX)
-            invalid_input(what + ": uint64_data[" + std::to_string(i) + "] = " + std::to_string(v) + " does not fit UINT32");
+            invalid_input(what + ": uint64_data[" + std::to_string(i) + "] = " + std::to_string(v) +
+                          " does not fit UINT32");
           out[i] = static_cast<std::uint32_t>(v);
         }
       }
@@ -159,7 +161,8 @@ Tensor decode_typed(const onnx::TensorProto& p, DType dtype, const Shape& dims, 
 
 NamedTensor tensor_from_proto(const onnx::TensorProto& p, const std::string& where) {
   const std::string tensor_label = where + (p.name().empty() ? "" : ": tensor '" + p.name() + "'");
-  if (p.has_segment()) fail(ErrorKind::Unsupported, tensor_label + ": segmented TensorProto (segment field) is not supported");
+  if (p.has_segment())
+    fail(ErrorKind::Unsupported, tensor_label + ": segmented TensorProto (segment field) is not supported");
   if (p.data_location() == onnx::TensorProto::EXTERNAL || p.external_data_size() > 0)
     fail(ErrorKind::Unsupported, tensor_label + ": external data (data_location = EXTERNAL) is not supported");
   if (!p.has_data_type() || p.data_type() == 0) invalid_input(tensor_label + ": data_type is UNDEFINED");
@@ -169,11 +172,14 @@ NamedTensor tensor_from_proto(const onnx::TensorProto& p, const std::string& whe
 
   Shape dims(p.dims().begin(), p.dims().end());
   for (std::size_t i = 0; i < dims.size(); ++i)
-    if (dims[i] < 0) invalid_input(tensor_label + ": dims[" + std::to_string(i) + "] is " + std::to_string(dims[i]) + ", expected >= 0");
+    if (dims[i] < 0)
+      invalid_input(tensor_label + ": dims[" + std::to_string(i) + "] is " + std::to_string(dims[i]) +
+                    ", expected >= 0");
   std::uint64_t count = 1;
   for (std::int64_t d : dims) {
     auto next = checked_mul(count, static_cast<std::uint64_t>(d));
-    if (!next || *next > static_cast<std::uint64_t>(INT64_MAX)) invalid_input(tensor_label + ": element count of dims overflows");
+    if (!next || *next > static_cast<std::uint64_t>(INT64_MAX))
+      invalid_input(tensor_label + ": element count of dims overflows");
     count = *next;
   }
   const std::string what = describe(where, p, dtype, dims);
@@ -209,8 +215,11 @@ NamedTensor tensor_from_proto(const onnx::TensorProto& p, const std::string& whe
     const std::uint64_t need = typed_entries(dtype, count);
     const auto have = static_cast<std::uint64_t>(field_size(p, own));
     if (have != need) {
-      if (have == 0) invalid_input(what + " has no data: needs " + std::to_string(need) + " " + field_name(own) + " entries or raw_data");
-      invalid_input(what + " needs " + std::to_string(need) + " " + field_name(own) + " entries, has " + std::to_string(have));
+      if (have == 0)
+        invalid_input(what + " has no data: needs " + std::to_string(need) + " " + field_name(own) +
+                      " entries or raw_data");
+      invalid_input(what + " needs " + std::to_string(need) + " " + field_name(own) + " entries, has " +
+                    std::to_string(have));
     }
     tensor = decode_typed(p, dtype, dims, what);
   }

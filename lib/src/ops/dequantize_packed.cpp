@@ -4,8 +4,8 @@
 #include <string>
 
 #include "onnxq/core/checked.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 
 namespace onnxq {
 namespace {
@@ -29,7 +29,8 @@ const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& att
   const DType out = attrs.output_dtype;
   if (out != DType::Float && out != DType::Float16 && out != DType::BFloat16 && out != DType::Double)
     invalid_argument(kOp + "output_dtype " + std::to_string(static_cast<int>(out)) + " (" +
-                     std::string(dtype_info(out).onnx_name) + ") is not FLOAT (1), FLOAT16 (10), BFLOAT16 (16) or DOUBLE (11)");
+                     std::string(dtype_info(out).onnx_name) +
+                     ") is not FLOAT (1), FLOAT16 (10), BFLOAT16 (16) or DOUBLE (11)");
   const Shape& shape = attrs.shape;
   if (shape.empty()) invalid_argument(kOp + "shape must have rank at least 1, got []");
   for (std::int64_t d : shape)
@@ -51,7 +52,8 @@ const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& att
   if (byte_length != *expected)
     invalid_input(kOp + "input x has " + std::to_string(byte_length) + " bytes, but shape " + shape_to_string(shape) +
                   " of " + std::string(attrs.format) + " needs product(shape[:-1]) * (shape[-1] / " +
-                  std::to_string(qk) + ") * " + std::to_string(format->block_bytes) + " = " + std::to_string(*expected));
+                  std::to_string(qk) + ") * " + std::to_string(format->block_bytes) + " = " +
+                  std::to_string(*expected));
   // The output must be addressable too (a zero dimension can hide a huge one).
   std::optional<std::uint64_t> out_bytes = 1;
   for (std::int64_t d : shape)

@@ -23,12 +23,19 @@ inline std::optional<std::int64_t> float_to_int64(double v) {
 // True for the dtypes OneHot accepts as indices or depth: real numbers (not bool, string or complex).
 inline bool is_real_numeric(DType d) {
   switch (d) {
-    case DType::Float: case DType::Double: case DType::Float16: case DType::BFloat16:
-    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
-      return true;
-    default:
-      return false;
+    case DType::Float:
+    case DType::Double:
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64: return true;
+    default: return false;
   }
 }
 

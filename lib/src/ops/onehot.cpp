@@ -118,9 +118,11 @@ Tensor onehot(const Tensor& indices, const Tensor& depth, const Tensor& values, 
               OneHotVersion version) {
   const OneHotPlan plan = plan_onehot(indices, depth, values, axis);
   // An all-zero `off` is what zeroed storage already holds; any other is one fill pass, not two.
-  const bool zero_off = !values.is_string() && std::all_of(values.bytes().begin(),
-      values.bytes().begin() + static_cast<std::ptrdiff_t>(dtype_info(values.dtype()).bits / 8),
-      [](std::byte b) { return b == std::byte{0}; });
+  const bool zero_off =
+      !values.is_string() &&
+      std::all_of(values.bytes().begin(),
+                  values.bytes().begin() + static_cast<std::ptrdiff_t>(dtype_info(values.dtype()).bits / 8),
+                  [](std::byte b) { return b == std::byte{0}; });
   Tensor out = zero_off || values.is_string() ? Tensor::zeros(values.dtype(), plan.out_shape)
                                               : Tensor::uninitialized(values.dtype(), plan.out_shape);
   write_onehot(plan, indices, values, version, /*zeroed=*/zero_off, out);

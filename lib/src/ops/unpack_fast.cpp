@@ -13,7 +13,8 @@ bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* o
   return unpack_fast_kernel(plan, x, out, decode::unpack_kernels());
 }
 
-bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out, const simd::UnpackKernels& kernels) {
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out,
+                        const simd::UnpackKernels& kernels) {
   if constexpr (std::endian::native != std::endian::little) return false;
   if (plan.inner != 1) return false;
   const bool radix3 = plan.grouped && plan.radix == 3 && plan.group_size == 5;
@@ -25,7 +26,8 @@ bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* o
   const bool stream = plan.outer * count >= streaming_store_threshold();
   if (!radix3) {
     simd::BitsRowFn row = stream ? kernels.bits_stream[plan.bits] : nullptr;
-    if (!row) row = kernels.bits[plan.bits] ? kernels.bits[plan.bits] : simd::portable::unpack_kernels().bits[plan.bits];
+    if (!row)
+      row = kernels.bits[plan.bits] ? kernels.bits[plan.bits] : simd::portable::unpack_kernels().bits[plan.bits];
     for (std::uint64_t r = 0; r < plan.outer; ++r) row(in + r * row_bytes, out + r * count, count, row_bytes);
     return true;
   }

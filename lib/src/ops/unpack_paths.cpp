@@ -1,9 +1,9 @@
 // Unpack through a named kernel set: lets tests and benchmarks run every path this CPU has.
 #include <string>
 
+#include "decode/dispatch.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/ops/unpack.hpp"
-#include "decode/dispatch.hpp"
 #include "ops/unpack_plan.hpp"
 
 namespace onnxq {

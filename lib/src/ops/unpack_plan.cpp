@@ -67,8 +67,7 @@ void plan_mode(UnpackPlan& plan, const UnpackAttributes& attrs) {
   plan.group_size = static_cast<std::uint64_t>(*attrs.group_size);
   plan.group_limit = checked_power(plan.radix, plan.group_size);
   if (plan.group_limit == 0)
-    invalid_argument("Unpack: radix^group_size = " + str(plan.radix) + "^" + str(plan.group_size) +
-                     " exceeds 2^63-1");
+    invalid_argument("Unpack: radix^group_size = " + str(plan.radix) + "^" + str(plan.group_size) + " exceeds 2^63-1");
   plan.index_bits = bits_to_hold(plan.group_limit);
 }
 
@@ -102,9 +101,9 @@ UnpackPlan plan_unpack(const Tensor& x, const Tensor& count, const UnpackAttribu
 
   const auto need = required_words(plan);
   if (!need || *need != plan.words_per_row) {
-    const std::string rule = plan.grouped ? "ceil(ceil(count/group_size) * W / word_bits) with W = " +
-                                                std::to_string(plan.index_bits)
-                                          : "ceil(count * bits / word_bits)";
+    const std::string rule =
+        plan.grouped ? "ceil(ceil(count/group_size) * W / word_bits) with W = " + std::to_string(plan.index_bits)
+                     : "ceil(count * bits / word_bits)";
     invalid_input("Unpack: axis " + std::to_string(plan.axis) + " of X has length " + str(plan.words_per_row) +
                   " but count " + str(plan.count) + " needs " + (need ? str(*need) : std::string("more than 2^64")) +
                   " words (" + rule + ", word_bits = " + std::to_string(plan.word_bits) + ")");
@@ -128,7 +127,8 @@ std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs
   // Plan with count 0 for the checks of dtype, rank, axis and attributes; the length rule comes after.
   ops_detail::UnpackPlan plan;
   if (x.dtype() != DType::UInt8 && x.dtype() != DType::UInt32)
-    invalid_input("Unpack: X must be UINT8 or UINT32 storage words, got " + std::string(dtype_info(x.dtype()).onnx_name));
+    invalid_input("Unpack: X must be UINT8 or UINT32 storage words, got " +
+                  std::string(dtype_info(x.dtype()).onnx_name));
   if (x.rank() < 1) invalid_input("Unpack: X must have rank at least 1, got a scalar");
   plan.word_bits = x.dtype() == DType::UInt8 ? 8 : 32;
   ops_detail::plan_mode(plan, attrs);

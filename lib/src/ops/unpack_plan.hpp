@@ -11,10 +11,10 @@
 namespace onnxq::ops_detail {
 
 struct UnpackPlan {
-  unsigned word_bits = 8;       // 8 for UINT8 storage, 32 for UINT32
-  bool grouped = false;         // radix/group_size spelling
-  unsigned bits = 0;            // bits mode: bits per code
-  std::uint64_t radix = 0;      // grouped mode
+  unsigned word_bits = 8;   // 8 for UINT8 storage, 32 for UINT32
+  bool grouped = false;     // radix/group_size spelling
+  unsigned bits = 0;        // bits mode: bits per code
+  std::uint64_t radix = 0;  // grouped mode
   std::uint64_t group_size = 0;
   std::uint64_t group_limit = 0;  // radix^group_size: every group index must be below it
   unsigned index_bits = 0;        // W: smallest integer with 2^W >= radix^group_size
@@ -42,7 +42,6 @@ void unpack_reference_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8
 bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out);
 
 // The same through one kernel set (its missing entries fall back to the portable kernels).
-bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out,
-                        const simd::UnpackKernels& kernels);
+bool unpack_fast_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8_t* out, const simd::UnpackKernels& kernels);
 
 }  // namespace onnxq::ops_detail

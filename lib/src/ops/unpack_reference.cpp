@@ -60,8 +60,8 @@ void unpack_reference_kernel(const UnpackPlan& plan, const Tensor& x, std::uint8
         std::uint64_t index = row.read(g * plan.index_bits, plan.index_bits);
         if (index >= plan.group_limit)
           invalid_input("Unpack: group " + std::to_string(g) + " of row " + std::to_string(o * inner + j) +
-                        " has index " + std::to_string(index) + ", not below radix^group_size = " +
-                        std::to_string(plan.group_limit));
+                        " has index " + std::to_string(index) +
+                        ", not below radix^group_size = " + std::to_string(plan.group_limit));
         // Digits least significant first; the last group's unused digits are dropped.
         for (std::uint64_t d = 0; d < plan.group_size && g * plan.group_size + d < count; ++d) {
           dst[(g * plan.group_size + d) * inner] = static_cast<std::uint8_t>(index % plan.radix);

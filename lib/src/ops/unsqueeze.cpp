@@ -18,8 +18,7 @@ Tensor unsqueeze(const Tensor& data, std::span<const std::int64_t> axes, Unsquee
       invalid_argument("Unsqueeze: axis " + std::to_string(axis) + " is out of range [" + std::to_string(low) + ", " +
                        std::to_string(out_rank - 1) + "] for output rank " + std::to_string(out_rank));
     const auto a = static_cast<std::size_t>(axis < 0 ? axis + out_rank : axis);
-    if (inserted[a])
-      invalid_argument("Unsqueeze: axes name output dimension " + std::to_string(a) + " more than once");
+    if (inserted[a]) invalid_argument("Unsqueeze: axes name output dimension " + std::to_string(a) + " more than once");
     inserted[a] = true;
   }
   Shape shape;

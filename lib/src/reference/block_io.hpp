@@ -11,7 +11,9 @@
 
 namespace onnxq::reference {
 
-inline std::uint32_t u16_at(const std::uint8_t* b) { return static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8); }
+inline std::uint32_t u16_at(const std::uint8_t* b) {
+  return static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8);
+}
 
 inline std::uint32_t u32_at(const std::uint8_t* b) {
   return static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8) |

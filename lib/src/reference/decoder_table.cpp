@@ -25,7 +25,8 @@ static_assert(kScalarDecoders.size() == formats::kBlockFormatCount);
 }  // namespace
 
 const BlockDecoder* scalar_block_decoder(const BlockFormat& format) {
-  if (format.index >= kScalarDecoders.size() || kScalarDecoders[format.index].ggml_type != format.ggml_type) return nullptr;
+  if (format.index >= kScalarDecoders.size() || kScalarDecoders[format.index].ggml_type != format.ggml_type)
+    return nullptr;
   return &kScalarDecoders[format.index];
 }
 

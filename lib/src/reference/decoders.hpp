@@ -8,7 +8,8 @@
 
 namespace onnxq::reference {
 
-// decode_<id> for each block format row of formats/format_rows.def: `block_count` blocks at `src` (unaligned) to float32 at `y`.
+// decode_<id> for each block format row of formats/format_rows.def: `block_count` blocks at `src` (unaligned) to
+// float32 at `y`.
 #define ONNXQ_BLOCK_FORMAT(id, ...) void decode_##id(const std::uint8_t* src, std::size_t block_count, float* y);
 #include "formats/format_rows.def"
 

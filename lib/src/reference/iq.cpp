@@ -184,15 +184,25 @@ void iq4_xs_block(const std::uint8_t* b, float* y) {
 
 }  // namespace
 
-void decode_iq2_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_xxs, iq2_xxs_block>(s, n, y); }
-void decode_iq2_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_xs, iq2_xs_block>(s, n, y); }
+void decode_iq2_xxs(const std::uint8_t* s, std::size_t n, float* y) {
+  decode_run<FormatId::iq2_xxs, iq2_xxs_block>(s, n, y);
+}
+void decode_iq2_xs(const std::uint8_t* s, std::size_t n, float* y) {
+  decode_run<FormatId::iq2_xs, iq2_xs_block>(s, n, y);
+}
 void decode_iq2_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq2_s, iq2_s_block>(s, n, y); }
-void decode_iq3_xxs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq3_xxs, iq3_xxs_block>(s, n, y); }
+void decode_iq3_xxs(const std::uint8_t* s, std::size_t n, float* y) {
+  decode_run<FormatId::iq3_xxs, iq3_xxs_block>(s, n, y);
+}
 void decode_iq3_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq3_s, iq3_s_block>(s, n, y); }
 
 void decode_iq1_s(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq1_s, iq1_s_block>(s, n, y); }
 void decode_iq1_m(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq1_m, iq1_m_block>(s, n, y); }
-void decode_iq4_nl(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_nl, iq4_nl_block>(s, n, y); }
-void decode_iq4_xs(const std::uint8_t* s, std::size_t n, float* y) { decode_run<FormatId::iq4_xs, iq4_xs_block>(s, n, y); }
+void decode_iq4_nl(const std::uint8_t* s, std::size_t n, float* y) {
+  decode_run<FormatId::iq4_nl, iq4_nl_block>(s, n, y);
+}
+void decode_iq4_xs(const std::uint8_t* s, std::size_t n, float* y) {
+  decode_run<FormatId::iq4_xs, iq4_xs_block>(s, n, y);
+}
 
 }  // namespace onnxq::reference

@@ -14,9 +14,7 @@ namespace onnxq::reference {
 
 inline void store_floats(const float* x, std::size_t n, DType out, void* dst) {
   switch (out) {
-    case DType::Float:
-      std::memcpy(dst, x, n * sizeof(float));
-      return;
+    case DType::Float: std::memcpy(dst, x, n * sizeof(float)); return;
     case DType::Double: {
       auto* d = static_cast<double*>(dst);
       for (std::size_t i = 0; i < n; ++i) d[i] = static_cast<double>(x[i]);
@@ -32,8 +30,7 @@ inline void store_floats(const float* x, std::size_t n, DType out, void* dst) {
       for (std::size_t i = 0; i < n; ++i) h[i] = float_to_bf16(x[i]);
       return;
     }
-    default:
-      return;  // callers validate the dtype first
+    default: return;  // callers validate the dtype first
   }
 }
 

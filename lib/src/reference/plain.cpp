@@ -37,9 +37,9 @@ inline float int64_to_float_round_odd(std::int64_t i) {
 
 // One source value, as the three float results it can feed.
 struct Value {
-  float as_f32;       // correctly rounded to float32
-  float odd_f32;      // round-to-odd float32, for the 16-bit targets
-  double as_f64;      // correctly rounded to float64
+  float as_f32;   // correctly rounded to float32
+  float odd_f32;  // round-to-odd float32, for the 16-bit targets
+  double as_f64;  // correctly rounded to float64
 };
 
 template <class T>

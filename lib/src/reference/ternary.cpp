@@ -36,7 +36,8 @@ void tq2_0_block(const std::uint8_t* b, float* y) {
     for (int p = 0; p < 4; ++p)
       for (int l = 0; l < 32; ++l) {
         const int q = (qs[32 * h + l] >> (2 * p)) & 3;
-        y[128 * h + 32 * p + l] = static_cast<float>(q - 1) * d;  // q = 3 gives 2d: never written by encoders, still defined
+        y[128 * h + 32 * p + l] =
+            static_cast<float>(q - 1) * d;  // q = 3 gives 2d: never written by encoders, still defined
       }
 }
 

@@ -36,9 +36,12 @@ const float* ue4m3_half_scales() {
     std::vector<float> t(256);
     for (unsigned x = 0; x < 256; ++x) {
       const int E = (x >> 3) & 15, M = x & 7;  // bit 7 is ignored
-      if (x == 0x00 || x == 0x7F) t[x] = 0.0f;
-      else if (E == 0) t[x] = static_cast<float>(M) * 0x1p-10f;
-      else t[x] = std::ldexp(static_cast<float>(8 + M), E - 11);  // exact: a small integer times 2^k
+      if (x == 0x00 || x == 0x7F)
+        t[x] = 0.0f;
+      else if (E == 0)
+        t[x] = static_cast<float>(M) * 0x1p-10f;
+      else
+        t[x] = std::ldexp(static_cast<float>(8 + M), E - 11);  // exact: a small integer times 2^k
     }
     return t;
   }();

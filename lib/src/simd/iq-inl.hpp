@@ -204,7 +204,7 @@ struct Iq4_XS : KernelFor<FormatId::iq4_xs> {
 }  // namespace
 
 std::span<const FusedDecoders> iq_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Iq2_XXS>(), row<Iq2_XS>(), row<Iq2_S>(), row<Iq3_XXS>(), row<Iq3_S>(),
+  static constexpr FusedDecoders kRows[] = {row<Iq2_XXS>(), row<Iq2_XS>(), row<Iq2_S>(),  row<Iq3_XXS>(), row<Iq3_S>(),
                                             row<Iq1_S>(),   row<Iq1_M>(),  row<Iq4_NL>(), row<Iq4_XS>()};
   return kRows;
 }

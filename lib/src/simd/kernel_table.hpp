@@ -29,15 +29,15 @@ struct PlainConverters {
 };
 
 // Each ISA namespace defines these in lib/src/simd/<isa>/<family>.cpp, one table per format family.
-#define ONNXQ_DECLARE_ISA_TABLES(ns)                     \
-  namespace ns {                                         \
-  std::span<const FusedDecoders> legacy_decoders();      \
-  std::span<const FusedDecoders> kquant_decoders();      \
-  std::span<const FusedDecoders> iq_decoders();          \
-  std::span<const FusedDecoders> ternary_decoders();     \
-  std::span<const FusedDecoders> fp4_decoders();         \
-  std::span<const FusedDecoders> lowbit_decoders();      \
-  const PlainConverters& plain_converters();             \
+#define ONNXQ_DECLARE_ISA_TABLES(ns)                 \
+  namespace ns {                                     \
+  std::span<const FusedDecoders> legacy_decoders();  \
+  std::span<const FusedDecoders> kquant_decoders();  \
+  std::span<const FusedDecoders> iq_decoders();      \
+  std::span<const FusedDecoders> ternary_decoders(); \
+  std::span<const FusedDecoders> fp4_decoders();     \
+  std::span<const FusedDecoders> lowbit_decoders();  \
+  const PlainConverters& plain_converters();         \
   }
 ONNXQ_DECLARE_ISA_TABLES(avx2)
 ONNXQ_DECLARE_ISA_TABLES(avx512)

@@ -46,7 +46,9 @@ inline std::uint64_t rd64(const std::uint8_t* p) {
   return v;
 }
 // binary16 to float32 with vcvtph2ps: exact, subnormals and NaN included (spec §3.1).
-inline float half_bits_to_f32(std::uint32_t h) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(static_cast<int>(h)))); }
+inline float half_bits_to_f32(std::uint32_t h) {
+  return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(static_cast<int>(h))));
+}
 inline float h2f(const std::uint8_t* p) { return half_bits_to_f32(rd16(p)); }
 inline float f32_of_bits(std::uint32_t u) {
   float f;

@@ -31,7 +31,8 @@ struct Q3_K : KernelFor<FormatId::q3_k> {
     // sc(g) = low4 + 16 * high2 - 32: low4 from the nibbles of S[0..7] (low ones first),
     // high2 = (S[8 + g % 4] >> 2(g / 4)) & 3, i.e. bits 8(g % 4) + 2(g / 4) of u32(S + 8).
     const std::uint8_t* S = b + offsetof(Layout, scales);
-    alignas(64) static constexpr std::int32_t kHighShift[16] = {0, 8, 16, 24, 2, 10, 18, 26, 4, 12, 20, 28, 6, 14, 22, 30};
+    alignas(64) static constexpr std::int32_t kHighShift[16] = {0, 8,  16, 24, 2, 10, 18, 26,
+                                                                4, 12, 20, 28, 6, 14, 22, 30};
     const __m128i s8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S));
     const VI low4 = vi_u8(_mm_unpacklo_epi64(nib_lo(s8), nib_hi(s8)));
     const VI high2 = srlv(vi_set1(static_cast<std::int32_t>(rd32(S + 8))), vi_load(kHighShift)) & vi_set1(3);
@@ -144,8 +145,8 @@ struct Q8_K : KernelFor<FormatId::q8_k> {
 }  // namespace
 
 std::span<const FusedDecoders> kquant_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Q2_K>(), row<Q3_K>(), row<Q4_K>(), row<Q5_K>(),
-                                            row<Q6_K>(), row<Q8_K>()};
+  static constexpr FusedDecoders kRows[] = {row<Q2_K>(), row<Q3_K>(), row<Q4_K>(),
+                                            row<Q5_K>(), row<Q6_K>(), row<Q8_K>()};
   return kRows;
 }
 

@@ -27,7 +27,9 @@ struct Q4_1 : KernelFor<FormatId::q4_1> {
 };
 
 // Bit 4 of element j is bit j of qh: lo | 16 * ((qh >> j) & 1) for the 16 elements of `lo`.
-inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) { return _mm_or_si128(lo, bytes_where(qh16, _mm_set1_epi8(16))); }
+inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) {
+  return _mm_or_si128(lo, bytes_where(qh16, _mm_set1_epi8(16)));
+}
 
 struct Q5_0 : KernelFor<FormatId::q5_0> {
   template <class Out>
@@ -70,8 +72,8 @@ using Q8_1 = Q8<FormatId::q8_1>;
 }  // namespace
 
 std::span<const FusedDecoders> legacy_decoders() {
-  static constexpr FusedDecoders kRows[] = {row<Q4_0>(), row<Q4_1>(), row<Q5_0>(), row<Q5_1>(),
-                                            row<Q8_0>(), row<Q8_1>()};
+  static constexpr FusedDecoders kRows[] = {row<Q4_0>(), row<Q4_1>(), row<Q5_0>(),
+                                            row<Q5_1>(), row<Q8_0>(), row<Q8_1>()};
   return kRows;
 }
 

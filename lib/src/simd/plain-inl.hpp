@@ -7,7 +7,8 @@ namespace {
 template <VF (*Load)(const std::uint8_t*), std::size_t SrcBytes, class Out>
 void convert(const std::uint8_t* src, std::size_t n, void* dst) {
   if constexpr (Out::kStreaming) {  // non-temporal stores need aligned vectors
-    if (reinterpret_cast<std::uintptr_t>(dst) % 64 != 0) return convert<Load, SrcBytes, typename Out::Regular>(src, n, dst);
+    if (reinterpret_cast<std::uintptr_t>(dst) % 64 != 0)
+      return convert<Load, SrcBytes, typename Out::Regular>(src, n, dst);
   }
   const Out out(dst);
   std::size_t i = 0;

@@ -24,10 +24,10 @@ struct UnpackKernels {
 };
 
 // The bits[] or bits_stream[] entries of a set whose kernels are ROW<BITS, STREAM>.
-#define ONNXQ_UNPACK_BITS_ROWS(ROW, STREAM)                                                        \
-  {                                                                                                \
-    nullptr, &ROW<1, STREAM>, &ROW<2, STREAM>, &ROW<3, STREAM>, &ROW<4, STREAM>, &ROW<5, STREAM>, \
-        &ROW<6, STREAM>, &ROW<7, STREAM>, &ROW<8, STREAM>                                          \
+#define ONNXQ_UNPACK_BITS_ROWS(ROW, STREAM)                                                                        \
+  {                                                                                                                \
+    nullptr, &ROW<1, STREAM>, &ROW<2, STREAM>, &ROW<3, STREAM>, &ROW<4, STREAM>, &ROW<5, STREAM>, &ROW<6, STREAM>, \
+        &ROW<7, STREAM>, &ROW<8, STREAM>                                                                           \
   }
 
 // The portable kernels for the tails of SIMD rows.
@@ -37,9 +37,17 @@ bool unpack_radix3_row_portable(const std::uint8_t* in, std::uint8_t* out, std::
 
 // Each set, defined in translation units compiled with its ISA's flags: call an x86 one only when
 // the CPU has the ISA (decode/cpu_features.hpp). avx512 needs AVX-512 F/BW/VL, avx512vbmi also VBMI.
-namespace portable { const UnpackKernels& unpack_kernels(); }
-namespace avx2 { const UnpackKernels& unpack_kernels(); }
-namespace avx512 { const UnpackKernels& unpack_kernels(); }
-namespace avx512vbmi { const UnpackKernels& unpack_kernels(); }
+namespace portable {
+const UnpackKernels& unpack_kernels();
+}
+namespace avx2 {
+const UnpackKernels& unpack_kernels();
+}
+namespace avx512 {
+const UnpackKernels& unpack_kernels();
+}
+namespace avx512vbmi {
+const UnpackKernels& unpack_kernels();
+}
 
 }  // namespace onnxq::simd

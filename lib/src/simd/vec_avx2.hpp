@@ -16,8 +16,12 @@
 namespace onnxq::simd::avx2 {
 namespace {
 
-struct VF { __m256 lo, hi; };
-struct VI { __m256i lo, hi; };
+struct VF {
+  __m256 lo, hi;
+};
+struct VI {
+  __m256i lo, hi;
+};
 
 inline VF vf_set1(float x) { return {_mm256_set1_ps(x), _mm256_set1_ps(x)}; }
 inline VF vf_set2(float a, float b) { return {_mm256_set1_ps(a), _mm256_set1_ps(b)}; }
@@ -53,14 +57,16 @@ inline void store_f(float* p, VF v) {
 }
 // Byte k is value's byte k where bit k of mask is set, else 0.
 inline __m128i bytes_where(unsigned mask, __m128i value) {
-  const __m128i spread = _mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(mask)), _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+  const __m128i spread = _mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(mask)),
+                                          _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
   const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
   return _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit), value);
 }
 
 inline VI vi_set1(std::int32_t x) { return {_mm256_set1_epi32(x), _mm256_set1_epi32(x)}; }
 inline VI vi_load(const std::int32_t* p) {
-  return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8))};
+  return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8))};
 }
 inline VI vi_u8(__m128i b) { return {_mm256_cvtepu8_epi32(b), _mm256_cvtepu8_epi32(_mm_srli_si128(b, 8))}; }
 inline VI vi_i8(__m128i b) { return {_mm256_cvtepi8_epi32(b), _mm256_cvtepi8_epi32(_mm_srli_si128(b, 8))}; }
@@ -72,8 +78,14 @@ inline VI operator+(VI a, VI b) { return {_mm256_add_epi32(a.lo, b.lo), _mm256_a
 inline VI operator-(VI a, VI b) { return {_mm256_sub_epi32(a.lo, b.lo), _mm256_sub_epi32(a.hi, b.hi)}; }
 inline VI mullo(VI a, VI b) { return {_mm256_mullo_epi32(a.lo, b.lo), _mm256_mullo_epi32(a.hi, b.hi)}; }
 inline VI srlv(VI a, VI c) { return {_mm256_srlv_epi32(a.lo, c.lo), _mm256_srlv_epi32(a.hi, c.hi)}; }
-template <int K> inline VI srli(VI a) { return {_mm256_srli_epi32(a.lo, K), _mm256_srli_epi32(a.hi, K)}; }
-template <int K> inline VI slli(VI a) { return {_mm256_slli_epi32(a.lo, K), _mm256_slli_epi32(a.hi, K)}; }
+template <int K>
+inline VI srli(VI a) {
+  return {_mm256_srli_epi32(a.lo, K), _mm256_srli_epi32(a.hi, K)};
+}
+template <int K>
+inline VI slli(VI a) {
+  return {_mm256_slli_epi32(a.lo, K), _mm256_slli_epi32(a.hi, K)};
+}
 inline VF to_f(VI a) { return {_mm256_cvtepi32_ps(a.lo), _mm256_cvtepi32_ps(a.hi)}; }
 
 inline VF load_f32(const std::uint8_t* p) {
@@ -106,18 +118,22 @@ struct OutF32 {
       _mm256_storeu_ps(p + i + 8, v.hi);
     }
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 // F16C vcvtps2ph with an explicit round-to-nearest-even immediate (spec §4).
 inline __m256i to_f16(VF v) {
-  return _mm256_set_m128i(_mm256_cvtps_ph(v.hi, _MM_FROUND_TO_NEAREST_INT), _mm256_cvtps_ph(v.lo, _MM_FROUND_TO_NEAREST_INT));
+  return _mm256_set_m128i(_mm256_cvtps_ph(v.hi, _MM_FROUND_TO_NEAREST_INT),
+                          _mm256_cvtps_ph(v.lo, _MM_FROUND_TO_NEAREST_INT));
 }
 
 inline __m256i bf16_lanes(__m256 x) {
   const __m256i u = _mm256_castps_si256(x);
   // Both sides are non-negative as int32, so a signed compare finds NaN magnitudes.
-  const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)), _mm256_set1_epi32(0x7F800000));
+  const __m256i nan =
+      _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)), _mm256_set1_epi32(0x7F800000));
   const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
   const __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
   const __m256i q = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
@@ -138,9 +154,14 @@ struct OutF16 {
   explicit OutF16(void* dst) : p(static_cast<std::uint16_t*>(dst)) {}
   void put(std::size_t i, VF v) const {
     auto* at = reinterpret_cast<__m256i*>(p + i);
-    if constexpr (Stream) _mm256_stream_si256(at, to_f16(v)); else _mm256_storeu_si256(at, to_f16(v));
+    if constexpr (Stream)
+      _mm256_stream_si256(at, to_f16(v));
+    else
+      _mm256_storeu_si256(at, to_f16(v));
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 template <bool Stream>
@@ -152,9 +173,14 @@ struct OutBF16 {
   explicit OutBF16(void* dst) : p(static_cast<std::uint16_t*>(dst)) {}
   void put(std::size_t i, VF v) const {
     auto* at = reinterpret_cast<__m256i*>(p + i);
-    if constexpr (Stream) _mm256_stream_si256(at, to_bf16(v)); else _mm256_storeu_si256(at, to_bf16(v));
+    if constexpr (Stream)
+      _mm256_stream_si256(at, to_bf16(v));
+    else
+      _mm256_storeu_si256(at, to_bf16(v));
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 template <bool Stream>
@@ -165,17 +191,25 @@ struct OutF64 {
   double* p;
   explicit OutF64(void* dst) : p(static_cast<double*>(dst)) {}
   void put(std::size_t i, VF v) const {
-    const __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(v.lo)), b = _mm256_cvtps_pd(_mm256_extractf128_ps(v.lo, 1));
-    const __m256d c = _mm256_cvtps_pd(_mm256_castps256_ps128(v.hi)), d = _mm256_cvtps_pd(_mm256_extractf128_ps(v.hi, 1));
+    const __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(v.lo)),
+                  b = _mm256_cvtps_pd(_mm256_extractf128_ps(v.lo, 1));
+    const __m256d c = _mm256_cvtps_pd(_mm256_castps256_ps128(v.hi)),
+                  d = _mm256_cvtps_pd(_mm256_extractf128_ps(v.hi, 1));
     if constexpr (Stream) {
-      _mm256_stream_pd(p + i, a); _mm256_stream_pd(p + i + 4, b);
-      _mm256_stream_pd(p + i + 8, c); _mm256_stream_pd(p + i + 12, d);
+      _mm256_stream_pd(p + i, a);
+      _mm256_stream_pd(p + i + 4, b);
+      _mm256_stream_pd(p + i + 8, c);
+      _mm256_stream_pd(p + i + 12, d);
     } else {
-      _mm256_storeu_pd(p + i, a); _mm256_storeu_pd(p + i + 4, b);
-      _mm256_storeu_pd(p + i + 8, c); _mm256_storeu_pd(p + i + 12, d);
+      _mm256_storeu_pd(p + i, a);
+      _mm256_storeu_pd(p + i + 4, b);
+      _mm256_storeu_pd(p + i + 8, c);
+      _mm256_storeu_pd(p + i + 12, d);
     }
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 }  // namespace

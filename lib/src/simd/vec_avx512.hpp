@@ -18,8 +18,12 @@
 namespace onnxq::simd::avx512 {
 namespace {
 
-struct VF { __m512 v; };
-struct VI { __m512i v; };
+struct VF {
+  __m512 v;
+};
+struct VI {
+  __m512i v;
+};
 
 inline VF vf_set1(float x) { return {_mm512_set1_ps(x)}; }
 // Lanes 0..7 get a, lanes 8..15 get b.
@@ -33,7 +37,9 @@ inline VF negate_where(VF x, unsigned mask) {
   return {_mm512_castsi512_ps(_mm512_mask_xor_epi32(u, static_cast<__mmask16>(mask), u, _mm512_set1_epi32(INT32_MIN)))};
 }
 // Lane k is a when bit k of mask is set, else b.
-inline VF select_bits(unsigned mask, VF a, VF b) { return {_mm512_mask_blend_ps(static_cast<__mmask16>(mask), b.v, a.v)}; }
+inline VF select_bits(unsigned mask, VF a, VF b) {
+  return {_mm512_mask_blend_ps(static_cast<__mmask16>(mask), b.v, a.v)};
+}
 
 // 16 floats from two rows of 8 / four rows of 4 (anywhere in memory).
 inline VF vf_rows8(const float* a, const float* b) {
@@ -48,7 +54,9 @@ inline VF vf_rows4(const float* a, const float* b, const float* c, const float* 
 }
 inline void store_f(float* p, VF v) { _mm512_storeu_ps(p, v.v); }
 // Byte k is value's byte k where bit k of mask is set, else 0.
-inline __m128i bytes_where(unsigned mask, __m128i value) { return _mm_maskz_mov_epi8(static_cast<__mmask16>(mask), value); }
+inline __m128i bytes_where(unsigned mask, __m128i value) {
+  return _mm_maskz_mov_epi8(static_cast<__mmask16>(mask), value);
+}
 
 inline VI vi_set1(std::int32_t x) { return {_mm512_set1_epi32(x)}; }
 inline VI vi_load(const std::int32_t* p) { return {_mm512_loadu_si512(p)}; }
@@ -60,15 +68,24 @@ inline VI operator+(VI a, VI b) { return {_mm512_add_epi32(a.v, b.v)}; }
 inline VI operator-(VI a, VI b) { return {_mm512_sub_epi32(a.v, b.v)}; }
 inline VI mullo(VI a, VI b) { return {_mm512_mullo_epi32(a.v, b.v)}; }
 inline VI srlv(VI a, VI counts) { return {_mm512_srlv_epi32(a.v, counts.v)}; }
-template <int K> inline VI srli(VI a) { return {_mm512_srli_epi32(a.v, K)}; }
-template <int K> inline VI slli(VI a) { return {_mm512_slli_epi32(a.v, K)}; }
+template <int K>
+inline VI srli(VI a) {
+  return {_mm512_srli_epi32(a.v, K)};
+}
+template <int K>
+inline VI slli(VI a) {
+  return {_mm512_slli_epi32(a.v, K)};
+}
 inline VF to_f(VI a) { return {_mm512_cvtepi32_ps(a.v)}; }
 
 // Loads of 16 plain values.
 inline VF load_f32(const std::uint8_t* p) { return {_mm512_loadu_ps(p)}; }
-inline VF load_f16(const std::uint8_t* p) { return {_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)))}; }
+inline VF load_f16(const std::uint8_t* p) {
+  return {_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)))};
+}
 inline VF load_bf16(const std::uint8_t* p) {
-  return {_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))), 16))};
+  return {_mm512_castsi512_ps(
+      _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))), 16))};
 }
 
 // ---- Output writers: put(i, v) writes elements i..i+15 (spec §4 conversions). ----
@@ -81,9 +98,14 @@ struct OutF32 {
   float* p;
   explicit OutF32(void* dst) : p(static_cast<float*>(dst)) {}
   void put(std::size_t i, VF v) const {
-    if constexpr (Stream) _mm512_stream_ps(p + i, v.v); else _mm512_storeu_ps(p + i, v.v);
+    if constexpr (Stream)
+      _mm512_stream_ps(p + i, v.v);
+    else
+      _mm512_storeu_ps(p + i, v.v);
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 // vcvtps2ph with an explicit round-to-nearest-even immediate: exact IEEE RNE, keeps
@@ -109,9 +131,14 @@ struct OutF16 {
   explicit OutF16(void* dst) : p(static_cast<std::uint16_t*>(dst)) {}
   void put(std::size_t i, VF v) const {
     auto* at = reinterpret_cast<__m256i*>(p + i);
-    if constexpr (Stream) _mm256_stream_si256(at, to_f16(v)); else _mm256_storeu_si256(at, to_f16(v));
+    if constexpr (Stream)
+      _mm256_stream_si256(at, to_f16(v));
+    else
+      _mm256_storeu_si256(at, to_f16(v));
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 template <bool Stream>
@@ -123,9 +150,14 @@ struct OutBF16 {
   explicit OutBF16(void* dst) : p(static_cast<std::uint16_t*>(dst)) {}
   void put(std::size_t i, VF v) const {
     auto* at = reinterpret_cast<__m256i*>(p + i);
-    if constexpr (Stream) _mm256_stream_si256(at, to_bf16(v)); else _mm256_storeu_si256(at, to_bf16(v));
+    if constexpr (Stream)
+      _mm256_stream_si256(at, to_bf16(v));
+    else
+      _mm256_storeu_si256(at, to_bf16(v));
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 template <bool Stream>
@@ -146,7 +178,9 @@ struct OutF64 {
       _mm512_storeu_pd(p + i + 8, hi);
     }
   }
-  void finish() const { if constexpr (Stream) _mm_sfence(); }
+  void finish() const {
+    if constexpr (Stream) _mm_sfence();
+  }
 };
 
 }  // namespace

@@ -80,8 +80,7 @@ const BlockScaleLayout* block_scale_layout(const BlockFormat& format) {
 
 ScaleClass classify_scale(ScaleEncoding encoding, const std::uint8_t* p) {
   switch (encoding) {
-    case E::Half:
-      return classify_half(u16(p));
+    case E::Half: return classify_half(u16(p));
     case E::Float32: {
       const std::uint32_t u = p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t{p[3]} << 24);
       const std::uint32_t e = (u >> 23) & 0xFF, f = u & 0x7FFFFF;
@@ -112,8 +111,7 @@ ScaleCounts count_block_scales(const BlockFormat& format, std::span<const std::b
   const auto end_byte = end_block ? checked_mul(*end_block, format.block_bytes) : std::nullopt;
   if (!end_byte || *end_byte > src.size())
     invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) + ") of " +
-                     std::string(format.gguf_name) + " lie outside the " + std::to_string(src.size()) +
-                     " input bytes");
+                     std::string(format.gguf_name) + " lie outside the " + std::to_string(src.size()) + " input bytes");
   ScaleCounts counts;
   const BlockScaleLayout* layout = block_scale_layout(format);
   if (!layout) return counts;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {
@@ -29,8 +29,8 @@ ChunkPlan plan_chunks(const BlockFormat& format, std::span<const std::byte> src,
   plan.total_blocks = element_count / format.block_elements;
   if (plan.total_blocks * format.block_bytes != src.size())
     invalid_argument(std::string(format.gguf_name) + " tensor of " + std::to_string(element_count) +
-                     " elements needs " + std::to_string(plan.total_blocks * format.block_bytes) +
-                     " bytes, got " + std::to_string(src.size()));
+                     " elements needs " + std::to_string(plan.total_blocks * format.block_bytes) + " bytes, got " +
+                     std::to_string(src.size()));
   plan.chunk_blocks = std::max<std::uint64_t>(1, kStatsChunkElements / format.block_elements);
   plan.chunks = (plan.total_blocks + plan.chunk_blocks - 1) / plan.chunk_blocks;
   return plan;
@@ -44,9 +44,8 @@ int thread_count(int threads, std::uint64_t chunks) {
 
 }  // namespace
 
-TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src,
-                                 std::uint64_t element_count, int threads,
-                                 const std::function<void(std::uint64_t)>& on_chunk) {
+TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
+                                 int threads, const std::function<void(std::uint64_t)>& on_chunk) {
   const ChunkPlan plan = plan_chunks(format, src, element_count);
   std::vector<ValueStats> partial(plan.chunks);
   std::vector<ScaleCounts> scales(plan.chunks);
@@ -80,9 +79,8 @@ TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std:
   return result;
 }
 
-DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a,
-                                const BlockFormat& format_b, std::span<const std::byte> b,
-                                std::uint64_t element_count, int threads,
+DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
+                                std::span<const std::byte> b, std::uint64_t element_count, int threads,
                                 const std::function<void(std::uint64_t)>& on_chunk) {
   plan_chunks(format_a, a, element_count);  // validates the sizes
   plan_chunks(format_b, b, element_count);

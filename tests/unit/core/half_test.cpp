@@ -57,7 +57,8 @@ TEST(HalfConversion, FloatToHalfIsRoundToNearestEvenForAllFloats) {
 
 TEST(HalfConversion, FloatToBfloat16IsRoundToNearestEvenForAllFloats) {
   Mismatches bad;
-  sweep_all_floats([](float x) { return float_to_bf16(x); }, ref_bf16_value, RefRounder(7, -126, std::ldexp(255.0, 120)), bad);
+  sweep_all_floats([](float x) { return float_to_bf16(x); }, ref_bf16_value,
+                   RefRounder(7, -126, std::ldexp(255.0, 120)), bad);
   EXPECT_EQ(bad.count.load(), 0u) << "first mismatch at float bits 0x" << std::hex << bad.first.load();
 }
 

@@ -58,9 +58,9 @@ std::vector<StructLayout> layout_structs() {
   return {
 #define ONNXQ_FIELD(member, bytes, kind) StructMember{#member, offsetof(L, member), sizeof(L::member)},
 #define ONNXQ_BLOCK_FORMAT(id, ggml_type, ggml_name, gguf_name, qk, block_bytes, family, Layout, fields) \
-  [] {                                                                                                  \
-    using L = formats::Layout;                                                                          \
-    return StructLayout{"gguf:" #id, sizeof(L), {fields}};                                              \
+  [] {                                                                                                   \
+    using L = formats::Layout;                                                                           \
+    return StructLayout{"gguf:" #id, sizeof(L), {fields}};                                               \
   }(),
 #include "formats/format_rows.def"
   };

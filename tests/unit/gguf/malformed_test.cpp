@@ -73,156 +73,265 @@ GgufBuilder one_tensor(std::vector<std::uint64_t> ne, std::uint32_t type, std::o
   return b;
 }
 
+// clang-format off: one case a line, as a table.
 std::vector<Case> catalogue() {
   std::vector<Case> c;
   c.push_back({"valid base file", [] { return base_builder().build(); }, true, ""});
   c.push_back({"no tensors, no metadata", [] { return GgufBuilder().build(); }, true, ""});
-  c.push_back({"version 2", [] { auto b = base_builder(); b.version = 2; return b.build(); }, true, ""});
-  c.push_back({"bad magic", [] { auto b = base_builder(); b.magic = "GGML"; return b.build(); }, false, "bad magic"});
+  c.push_back({"version 2",
+               [] {
+                 auto b = base_builder();
+                 b.version = 2;
+                 return b.build();
+               },
+               true, ""});
+  c.push_back({"bad magic",
+               [] {
+                 auto b = base_builder();
+                 b.magic = "GGML";
+                 return b.build();
+               },
+               false, "bad magic"});
   c.push_back({"empty file", [] { return Bytes{}; }, false, "truncated magic"});
   for (std::uint32_t v : {0u, 1u, 4u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
-    c.push_back({"version " + std::to_string(v), [v] { auto b = base_builder(); b.version = v; return b.build(); }, false,
-                 v == 1 ? "version 1 is not supported" : "unsupported GGUF version"});
+    c.push_back({"version " + std::to_string(v),
+                 [v] {
+                   auto b = base_builder();
+                   b.version = v;
+                   return b.build();
+                 },
+                 false, v == 1 ? "version 1 is not supported" : "unsupported GGUF version"});
   }
   for (std::uint64_t n : std::vector<std::uint64_t>{1ull << 62, (1ull << 63) + 5, kU64Max - 1, kU64Max}) {
     c.push_back({"tensor count " + std::to_string(n),
-                 [n] { auto b = base_builder(); b.n_tensors_override = n; return b.build(); }, false, "tensor count"});
+                 [n] {
+                   auto b = base_builder();
+                   b.n_tensors_override = n;
+                   return b.build();
+                 },
+                 false, "tensor count"});
     c.push_back({"kv count " + std::to_string(n),
-                 [n] { auto b = base_builder(); b.n_kv_override = n; return b.build(); }, false, "metadata count"});
+                 [n] {
+                   auto b = base_builder();
+                   b.n_kv_override = n;
+                   return b.build();
+                 },
+                 false, "metadata count"});
   }
-  c.push_back({"kv count one too many", [] { auto b = base_builder(); b.n_kv_override = 3; return b.build(); }, false, ""});
-  c.push_back({"key length past EOF", [] {
+  c.push_back({"kv count one too many",
+               [] {
+                 auto b = base_builder();
+                 b.n_kv_override = 3;
+                 return b.build();
+               },
+               false, ""});
+  c.push_back({"key length past EOF",
+               [] {
                  auto bytes = base_builder().build();
                  patch_u64(bytes, 24, 1ull << 40);
                  return bytes;
-               }, false, "metadata key length"});
-  c.push_back({"key length 2^64-1", [] {
+               },
+               false, "metadata key length"});
+  c.push_back({"key length 2^64-1",
+               [] {
                  auto bytes = base_builder().build();
                  patch_u64(bytes, 24, kU64Max);
                  return bytes;
-               }, false, "exceeds"});
-  c.push_back({"string value length past EOF", [] {
+               },
+               false, "exceeds"});
+  c.push_back({"string value length past EOF",
+               [] {
                  auto bytes = base_builder().build();
                  patch_u64(bytes, find(bytes, "general.architecture") + 20 + 4, 1ull << 50);
                  return bytes;
-               }, false, "string value length"});
-  c.push_back({"unknown value type 13", [] {
+               },
+               false, "string value length"});
+  c.push_back({"unknown value type 13",
+               [] {
                  GgufBuilder b;
                  b.kv("k", 13, [](GgufBytes& w) { w.u32(0); });
                  return b.build();
-               }, false, "unknown value type 13"});
-  c.push_back({"unknown value type 2^32-1", [] {
+               },
+               false, "unknown value type 13"});
+  c.push_back({"unknown value type 2^32-1",
+               [] {
                  GgufBuilder b;
                  b.kv("k", 0xFFFFFFFF, [](GgufBytes& w) { w.u32(0); });
                  return b.build();
-               }, false, "unknown value type"});
-  c.push_back({"unknown array element type", [] {
+               },
+               false, "unknown value type"});
+  c.push_back({"unknown array element type",
+               [] {
                  GgufBuilder b;
-                 b.kv("k", 9, [](GgufBytes& w) { w.u32(77); w.u64(1); w.u8(0); });
+                 b.kv("k", 9, [](GgufBytes& w) {
+                   w.u32(77);
+                   w.u64(1);
+                   w.u8(0);
+                 });
                  return b.build();
-               }, false, "unknown array element type 77"});
-  c.push_back({"array count past EOF", [] {
+               },
+               false, "unknown array element type 77"});
+  c.push_back({"array count past EOF",
+               [] {
                  GgufBuilder b;
-                 b.kv("k", 9, [](GgufBytes& w) { w.u32(4); w.u64(1ull << 61); w.u32(0); });
+                 b.kv("k", 9, [](GgufBytes& w) {
+                   w.u32(4);
+                   w.u64(1ull << 61);
+                   w.u32(0);
+                 });
                  return b.build();
-               }, false, "array of"});
-  c.push_back({"array byte size wraps to 0 (2^62 u32)", [] {
+               },
+               false, "array of"});
+  c.push_back({"array byte size wraps to 0 (2^62 u32)",
+               [] {
                  GgufBuilder b;
-                 b.kv("k", 9, [](GgufBytes& w) { w.u32(4); w.u64(1ull << 62); });
+                 b.kv("k", 9, [](GgufBytes& w) {
+                   w.u32(4);
+                   w.u64(1ull << 62);
+                 });
                  return b.build();
-               }, false, "array of"});
-  c.push_back({"string array count past EOF", [] {
+               },
+               false, "array of"});
+  c.push_back({"string array count past EOF",
+               [] {
                  GgufBuilder b;
-                 b.kv("k", 9, [](GgufBytes& w) { w.u32(8); w.u64(1ull << 40); w.str("x"); });
+                 b.kv("k", 9, [](GgufBytes& w) {
+                   w.u32(8);
+                   w.u64(1ull << 40);
+                   w.str("x");
+                 });
                  return b.build();
-               }, false, "array of"});
-  c.push_back({"empty arrays", [] {
+               },
+               false, "array of"});
+  c.push_back({"empty arrays",
+               [] {
                  GgufBuilder b;
-                 b.kv("a", 9, [](GgufBytes& w) { w.u32(5); w.u64(0); });
-                 b.kv("s", 9, [](GgufBytes& w) { w.u32(8); w.u64(0); });
+                 b.kv("a", 9, [](GgufBytes& w) {
+                   w.u32(5);
+                   w.u64(0);
+                 });
+                 b.kv("s", 9, [](GgufBytes& w) {
+                   w.u32(8);
+                   w.u64(0);
+                 });
                  return b.build();
-               }, true, ""});
-  c.push_back({"arrays nested 8 deep", [] {
+               },
+               true, ""});
+  c.push_back({"arrays nested 8 deep",
+               [] {
                  GgufBuilder b;
                  b.kv("k", 9, [](GgufBytes& w) { nested_array(w, 8); });
                  return b.build();
-               }, true, ""});
-  c.push_back({"arrays nested 9 deep", [] {
+               },
+               true, ""});
+  c.push_back({"arrays nested 9 deep",
+               [] {
                  GgufBuilder b;
                  b.kv("k", 9, [](GgufBytes& w) { nested_array(w, 9); });
                  return b.build();
-               }, false, "nested deeper than 8"});
-  c.push_back({"arrays nested 4096 deep", [] {
+               },
+               false, "nested deeper than 8"});
+  c.push_back({"arrays nested 4096 deep",
+               [] {
                  GgufBuilder b;
                  b.kv("k", 9, [](GgufBytes& w) { nested_array(w, 4096); });
                  return b.build();
-               }, false, "nested deeper than 8"});
-  c.push_back({"duplicate key", [] {
+               },
+               false, "nested deeper than 8"});
+  c.push_back({"duplicate key",
+               [] {
                  GgufBuilder b;
                  b.kv_u32("x", 1).kv_u32("x", 2);
                  return b.build();
-               }, false, "duplicate metadata key 'x'"});
-  c.push_back({"duplicate tensor name", [] {
+               },
+               false, "duplicate metadata key 'x'"});
+  c.push_back({"duplicate tensor name",
+               [] {
                  GgufBuilder b;
                  b.tensor("t", {4}, 0).tensor("t", {4}, 0);
                  return b.build();
-               }, false, "duplicate tensor name 't'"});
+               },
+               false, "duplicate tensor name 't'"});
   c.push_back({"n_dims 0", [] { return one_tensor({}, 0).build(); }, false, "n_dims 0"});
   c.push_back({"n_dims 5", [] { return one_tensor({1, 1, 1, 1, 1}, 0).build(); }, false, "n_dims 5"});
   c.push_back({"n_dims 4", [] { return one_tensor({2, 1, 3, 1}, 0).build(); }, true, ""});
-  c.push_back({"negative dim", [] { return one_tensor({4, static_cast<std::uint64_t>(-3)}, 0).build(); }, false,
-               "negative dimension -3"});
+  c.push_back({"negative dim",
+               [] {
+                 return one_tensor({4, static_cast<std::uint64_t>(-3)}, 0).build();
+               },
+               false, "negative dimension -3"});
   c.push_back({"zero-element tensor", [] { return one_tensor({32, 0}, 2).build(); }, true, ""});
-  c.push_back({"element count wraps to exactly 2^64", [] { return one_tensor({1ull << 32, 1ull << 32}, 0).build(); },
+  c.push_back({"element count wraps to exactly 2^64",
+               [] {
+                 return one_tensor({1ull << 32, 1ull << 32}, 0).build();
+               },
                false, "element count overflows"});
-  c.push_back({"element count above 2^63", [] { return one_tensor({1ull << 40, 1ull << 24}, 0).build(); }, false,
-               "element count overflows"});
+  c.push_back({"element count above 2^63",
+               [] {
+                 return one_tensor({1ull << 40, 1ull << 24}, 0).build();
+               },
+               false, "element count overflows"});
   c.push_back({"byte size overflow (q8_0 2^63-32 elements)", [] { return one_tensor({(1ull << 63) - 32}, 8).build(); },
                false, "byte size overflows"});
-  c.push_back({"element count overflow (q4_0 2^62 x 4)", [] { return one_tensor({1ull << 62, 4}, 2).build(); }, false,
-               "element count overflows"});
+  c.push_back({"element count overflow (q4_0 2^62 x 4)",
+               [] {
+                 return one_tensor({1ull << 62, 4}, 2).build();
+               },
+               false, "element count overflows"});
   c.push_back({"byte size overflow (f64 2^61 elements)", [] { return one_tensor({1ull << 61}, 28).build(); }, false,
                "byte size overflows"});
-  c.push_back({"huge but representable size past EOF", [] { return one_tensor({1ull << 40}, 0).build(); }, false,
-               "outside"});
+  c.push_back(
+      {"huge but representable size past EOF", [] { return one_tensor({1ull << 40}, 0).build(); }, false, "outside"});
   c.push_back({"ne0 not a block multiple", [] { return one_tensor({48, 2}, 12).build(); }, false, "multiple of 256"});
   c.push_back({"removed type 4", [] { return one_tensor({32}, 4).build(); }, false, "removed ggml type 4"});
   c.push_back({"removed type 37", [] { return one_tensor({32}, 37).build(); }, false, "removed ggml type 37"});
   c.push_back({"unknown type 43", [] { return one_tensor({32}, 43).build(); }, false, "unknown ggml type 43"});
   c.push_back({"unknown type 2^32-1", [] { return one_tensor({32}, 0xFFFFFFFF).build(); }, false, "unknown ggml type"});
-  c.push_back({"unaligned offset", [] { return one_tensor({4}, 0, 8).build(); }, false, "not a multiple of the alignment"});
+  c.push_back(
+      {"unaligned offset", [] { return one_tensor({4}, 0, 8).build(); }, false, "not a multiple of the alignment"});
   c.push_back({"offset past EOF", [] { return one_tensor({4}, 0, 1ull << 20).build(); }, false, "outside"});
   c.push_back({"offset near 2^64 wraps", [] { return one_tensor({4}, 0, kU64Max - 31).build(); }, false, "outside"});
-  c.push_back({"alignment 64", [] {
+  c.push_back({"alignment 64",
+               [] {
                  auto b = base_builder();
                  b.alignment = 64;
                  b.kv_u32("general.alignment", 64);
                  return b.build();
-               }, true, ""});
+               },
+               true, ""});
   for (std::uint32_t a : {0u, 3u, 48u, 0x80000001u}) {
-    c.push_back({"alignment " + std::to_string(a), [a] {
+    c.push_back({"alignment " + std::to_string(a),
+                 [a] {
                    auto b = base_builder();
                    b.kv_u32("general.alignment", a);
                    return b.build();
-                 }, false, "general.alignment is"});
+                 },
+                 false, "general.alignment is"});
   }
-  c.push_back({"alignment as u64", [] {
+  c.push_back({"alignment as u64",
+               [] {
                  auto b = base_builder();
                  b.kv_u64("general.alignment", 32);
                  return b.build();
-               }, false, "general.alignment has type u64"});
-  c.push_back({"alignment as string", [] {
+               },
+               false, "general.alignment has type u64"});
+  c.push_back({"alignment as string",
+               [] {
                  auto b = base_builder();
                  b.kv_str("general.alignment", "32");
                  return b.build();
-               }, false, "general.alignment has type str"});
-  c.push_back({"tensor data truncated by one byte", [] {
+               },
+               false, "general.alignment has type str"});
+  c.push_back({"tensor data truncated by one byte",
+               [] {
                  auto bytes = one_tensor({8}, 0).build();
                  bytes.resize(bytes.size() - 1);
                  return bytes;
-               }, false, "outside"});
+               },
+               false, "outside"});
   return c;
 }
+// clang-format on
 
 TEST(GgufMalformed, Catalogue) {
   for (const Case& c : catalogue()) {

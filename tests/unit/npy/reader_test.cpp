@@ -66,7 +66,8 @@ void expect_roundtrip(const std::string& kind, DType dtype, const std::vector<T>
     const Tensor t = read_npy(build_npy(1, dict_for(descr, shape), data));
     ASSERT_EQ(t.dtype(), dtype);
     ASSERT_EQ(t.shape(), (Shape{static_cast<std::int64_t>(values.size())}));
-    for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(std::memcmp(&values[i], t.bytes().data() + i * sizeof(T), sizeof(T)), 0);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      EXPECT_EQ(std::memcmp(&values[i], t.bytes().data() + i * sizeof(T), sizeof(T)), 0);
   }
 }
 
@@ -165,8 +166,8 @@ TEST(NpyReader, WriterRoundTrip) {
   EXPECT_EQ(header.size() % 64, 0u);
   const Tensor f = testing::typed_tensor<float>(DType::Float, {}, {3.25f});
   EXPECT_TRUE(testing::same_tensor(f, read_npy(encode_npy_tensor(f))));
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "UTF-8",
-                           [] { encode_npy_tensor(Tensor::from_strings({1}, {"\xFF"})); }));
+  EXPECT_TRUE(
+      throws_error(ErrorKind::InvalidInput, "UTF-8", [] { encode_npy_tensor(Tensor::from_strings({1}, {"\xFF"})); }));
 }
 
 // The catalogue of malformed inputs: each with the error kind and a fragment of its message.
@@ -234,7 +235,8 @@ TEST(NpyReader, MalformedCatalogue) {
       {"list shape", build_npy(1, dict_for("<i4", "[2]"), std::string(8, 'x')), K::InvalidInput, "expected '('"},
       {"negative dim", build_npy(1, dict_for("<i4", "(-2,)"), std::string(8, 'x')), K::InvalidInput,
        "non-negative integer"},
-      {"dim past int64", build_npy(1, dict_for("<i4", "(9223372036854775808,)"), ""), K::InvalidInput, "exceeds 2^63-1"},
+      {"dim past int64", build_npy(1, dict_for("<i4", "(9223372036854775808,)"), ""), K::InvalidInput,
+       "exceeds 2^63-1"},
       {"element count overflow", build_npy(1, dict_for("<i4", "(4294967296, 4294967296)"), ""), K::InvalidInput,
        "overflows"},
       {"byte count overflow", build_npy(1, dict_for("<c16", "(4611686018427387904,)"), ""), K::InvalidInput,
@@ -250,7 +252,8 @@ TEST(NpyReader, MalformedCatalogue) {
       {"code point past U+10FFFF", build_npy(1, dict_for("<U1", "(1,)"), le_bytes<std::uint32_t>({0x110000})),
        K::InvalidInput, "invalid code point"},
   };
-  for (const BadCase& c : cases) EXPECT_TRUE(throws_error(c.kind, c.fragment, [&] { read_npy(c.file, "t.npy"); })) << c.name;
+  for (const BadCase& c : cases)
+    EXPECT_TRUE(throws_error(c.kind, c.fragment, [&] { read_npy(c.file, "t.npy"); })) << c.name;
   // The source name appears in the message.
   EXPECT_TRUE(throws_error(K::InvalidInput, "my.npy: ", [] { read_npy(Bytes{}, "my.npy"); }));
 }

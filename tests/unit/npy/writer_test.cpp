@@ -17,7 +17,8 @@ TEST(NpyWriter, Version1HeaderIsPaddedTo64Bytes) {
   EXPECT_EQ(h[6], 1);
   EXPECT_EQ(h[7], 0);
   EXPECT_EQ(h.size() % 64, 0u);
-  EXPECT_EQ(static_cast<std::size_t>(static_cast<unsigned char>(h[8]) | static_cast<unsigned char>(h[9]) << 8), h.size() - 10);
+  EXPECT_EQ(static_cast<std::size_t>(static_cast<unsigned char>(h[8]) | static_cast<unsigned char>(h[9]) << 8),
+            h.size() - 10);
   EXPECT_EQ(h.back(), '\n');
   EXPECT_EQ(dict_of(h).find("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"), 0u);
 }

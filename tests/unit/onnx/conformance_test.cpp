@@ -4,15 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <unistd.h>
 
-#include "onnxq/onnx/conformance.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/onnx/conformance.hpp"
 #include "onnxq/onnx/onnx_io.hpp"
 #include "onnxq/onnx/tensor_compare.hpp"
 
@@ -40,7 +40,8 @@ TEST(FindMismatch, IntegersExactWithTheFirstDifferenceNamed) {
 }
 
 TEST(FindMismatch, DtypeAndShapeMustMatchExactly) {
-  EXPECT_EQ(find_mismatch(f32({2}, {1, 2}), tensor_of<double>(DType::Double, {2}, {1, 2})), "dtype expected FLOAT got DOUBLE");
+  EXPECT_EQ(find_mismatch(f32({2}, {1, 2}), tensor_of<double>(DType::Double, {2}, {1, 2})),
+            "dtype expected FLOAT got DOUBLE");
   EXPECT_EQ(find_mismatch(f32({2, 1}, {1, 2}), f32({1, 2}, {1, 2})), "shape expected [2, 1] got [1, 2]");
   EXPECT_EQ(find_mismatch(f32({}, {1}), f32({1}, {1})), "shape expected [] got [1]");
 }
@@ -85,10 +86,12 @@ TEST(FindMismatch, NarrowFloatsComparedAfterWidening) {
 TEST(FindMismatch, StringsBoolComplexAndFourBit) {
   const Tensor a = Tensor::from_strings({2}, {"x", "y"});
   EXPECT_EQ(find_mismatch(a, Tensor::from_strings({2}, {"x", "y\n"})), "element [1] expected \"y\" got \"y\\x0a\"");
-  EXPECT_EQ(find_mismatch(tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 0}), tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 1})),
+  EXPECT_EQ(find_mismatch(tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 0}),
+                          tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 1})),
             "element [1] expected false got true");
-  EXPECT_EQ(find_mismatch(tensor_of<float>(DType::Complex64, {1}, {1, 2}), tensor_of<float>(DType::Complex64, {1}, {1, 3})),
-            "element [0] expected (1,2) got (1,3)");
+  EXPECT_EQ(
+      find_mismatch(tensor_of<float>(DType::Complex64, {1}, {1, 2}), tensor_of<float>(DType::Complex64, {1}, {1, 3})),
+      "element [0] expected (1,2) got (1,3)");
   // int4 [1, -1, 7] vs [1, -2, 7]: the second value is the high nibble of byte 0.
   EXPECT_EQ(find_mismatch(tensor_of<std::uint8_t>(DType::Int4, {3}, {0xF1, 0x07}),
                           tensor_of<std::uint8_t>(DType::Int4, {3}, {0xE1, 0x07})),
@@ -194,13 +197,15 @@ TEST_F(CaseFolder, BrokenFilesAreFailuresNotCrashes) {
 
 TEST_F(CaseFolder, WrongInputTypeAndOperatorErrorsFail) {
   const fs::path dir = make_case("test_types", {1.5f, -2});
-  write(dir / "test_data_set_0" / "input_0.pb", encode_tensor_proto(tensor_of<double>(DType::Double, {2}, {1.5, -2}), "x"));
+  write(dir / "test_data_set_0" / "input_0.pb",
+        encode_tensor_proto(tensor_of<double>(DType::Double, {2}, {1.5, -2}), "x"));
   EXPECT_EQ(verdict(run_conformance_case(dir.string(), {})), "FAIL: input 0 'x' is DOUBLE, the graph declares FLOAT");
   const fs::path dup = make_case("test_dup_axes", {1.5f, -2});
   SingleNodeModel m = unsqueeze_model();
   m.inputs[1].dims = {2};
   write(dup / "model.onnx", encode_model(m));
-  write(dup / "test_data_set_0" / "input_1.pb", encode_tensor_proto(tensor_of<std::int64_t>(DType::Int64, {2}, {0, 0}), "axes"));
+  write(dup / "test_data_set_0" / "input_1.pb",
+        encode_tensor_proto(tensor_of<std::int64_t>(DType::Int64, {2}, {0, 0}), "axes"));
   const CaseResult r = run_conformance_case(dup.string(), {});
   EXPECT_EQ(r.status, CaseStatus::Fail);
   EXPECT_FALSE(r.reason.empty());

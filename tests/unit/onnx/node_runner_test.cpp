@@ -54,7 +54,8 @@ std::string error_of(const SingleNodeModel& m, std::span<const Tensor> inputs) {
 }
 
 TEST(NodeRunner, OneHotNegativeIndexIsOffAtOpset9AndCountsFromTheBackAtOpset11) {
-  const std::vector<Tensor> inputs = {i64({2}, {-1, 1}), i64({}, {3}), tensor_of<std::int32_t>(DType::Int32, {2}, {0, 5})};
+  const std::vector<Tensor> inputs = {i64({2}, {-1, 1}), i64({}, {3}),
+                                      tensor_of<std::int32_t>(DType::Int32, {2}, {0, 5})};
   auto values = [](const Tensor& t) {
     std::vector<std::int32_t> v(t.element_count());
     std::memcpy(v.data(), t.bytes().data(), t.bytes().size());
@@ -100,7 +101,8 @@ TEST(NodeRunner, AttributeTypesAreChecked) {
   bits.type = AttributeType::Float;
   bits.f = 3;
   const std::vector<Tensor> inputs = {tensor_of<std::uint8_t>(DType::UInt8, {1}, {0xFF}), i64({}, {2})};
-  EXPECT_EQ(error_of(model_of("Unpack", 29, {"X", "count"}, {bits}), inputs), "Unpack-29 attribute 'bits' must be INT, got FLOAT");
+  EXPECT_EQ(error_of(model_of("Unpack", 29, {"X", "count"}, {bits}), inputs),
+            "Unpack-29 attribute 'bits' must be INT, got FLOAT");
   const auto ok = run_model(model_of("Unpack", 29, {"X", "count"}, {int_attribute("bits", 3)}), inputs);
   EXPECT_EQ(ok[0].shape(), (Shape{2}));
   EXPECT_EQ(ok[0].at<std::uint8_t>(0), 7);
@@ -115,12 +117,13 @@ TEST(NodeRunner, DequantizePackedAttributes) {
   std::vector<std::uint8_t> block = {0x00, 0x38};
   for (int j = 0; j < 32; ++j) block.push_back(static_cast<std::uint8_t>(j));
   const Tensor x = tensor_of(DType::UInt8, {34}, block);
-  const auto y = run_model(model_of("DequantizePacked", 29, {"x"}, {format, ints_attribute("shape", {32})}), std::vector{x});
+  const auto y =
+      run_model(model_of("DequantizePacked", 29, {"x"}, {format, ints_attribute("shape", {32})}), std::vector{x});
   ASSERT_EQ(y[0].dtype(), DType::Float);
   EXPECT_EQ(y[0].at<float>(3), 1.5f);
-  const auto y64 = run_model(
-      model_of("DequantizePacked", 29, {"x"}, {format, ints_attribute("shape", {32}), int_attribute("output_dtype", 11)}),
-      std::vector{x});
+  const auto y64 = run_model(model_of("DequantizePacked", 29, {"x"},
+                                      {format, ints_attribute("shape", {32}), int_attribute("output_dtype", 11)}),
+                             std::vector{x});
   EXPECT_EQ(y64[0].dtype(), DType::Double);
   EXPECT_EQ(error_of(model_of("DequantizePacked", 29, {"x"}, {ints_attribute("shape", {32})}), std::vector{x}),
             "DequantizePacked-29 requires attribute 'format'");

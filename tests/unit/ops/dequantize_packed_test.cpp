@@ -86,14 +86,17 @@ TEST(DequantizePacked, RankAtLeastOne) {
 }
 
 TEST(DequantizePacked, DimensionsNonNegative) {
-  expect_rule(bytes_tensor(18), {"gguf:q4_0", {-1, 32}, DType::Float}, ErrorKind::InvalidArgument, "negative dimension");
+  expect_rule(bytes_tensor(18), {"gguf:q4_0", {-1, 32}, DType::Float}, ErrorKind::InvalidArgument,
+              "negative dimension");
   expect_rule(bytes_tensor(0), {"gguf:q4_0", {0, -32}, DType::Float}, ErrorKind::InvalidArgument, "negative dimension");
 }
 
 TEST(DequantizePacked, LastDimensionMultipleOfBlockEvenWhenEmpty) {
   expect_rule(bytes_tensor(18), {"gguf:q4_0", {33}, DType::Float}, ErrorKind::InvalidArgument, "not a multiple of 32");
-  expect_rule(bytes_tensor(0), {"gguf:q4_0", {0, 16}, DType::Float}, ErrorKind::InvalidArgument, "not a multiple of 32");
-  expect_rule(bytes_tensor(0), {"gguf:q4_k", {0, 32}, DType::Float}, ErrorKind::InvalidArgument, "not a multiple of 256");
+  expect_rule(bytes_tensor(0), {"gguf:q4_0", {0, 16}, DType::Float}, ErrorKind::InvalidArgument,
+              "not a multiple of 32");
+  expect_rule(bytes_tensor(0), {"gguf:q4_k", {0, 32}, DType::Float}, ErrorKind::InvalidArgument,
+              "not a multiple of 256");
 }
 
 TEST(DequantizePacked, ByteLengthMustBeExact) {
@@ -105,11 +108,13 @@ TEST(DequantizePacked, ByteLengthMustBeExact) {
 
 TEST(DequantizePacked, ByteLengthOverflowIsCaught) {
   // product(shape[:-1]) * (shape[-1] / B) * S = 2^62 * 2 * 18 passes 2^64.
-  expect_rule(bytes_tensor(18), {"gguf:q4_0", {std::int64_t{1} << 62, 64}, DType::Float}, ErrorKind::InvalidArgument, "overflows");
+  expect_rule(bytes_tensor(18), {"gguf:q4_0", {std::int64_t{1} << 62, 64}, DType::Float}, ErrorKind::InvalidArgument,
+              "overflows");
   expect_rule(bytes_tensor(18), {"gguf:q4_0", {std::int64_t{1} << 40, std::int64_t{1} << 40, 32}, DType::Float},
               ErrorKind::InvalidArgument, "overflows");
   // Output bytes (8 per DOUBLE) can overflow where the input length does not.
-  expect_rule(bytes_tensor(18), {"gguf:q4_0", {std::int64_t{1} << 61, 32}, DType::Double}, ErrorKind::InvalidArgument, "overflows");
+  expect_rule(bytes_tensor(18), {"gguf:q4_0", {std::int64_t{1} << 61, 32}, DType::Double}, ErrorKind::InvalidArgument,
+              "overflows");
 }
 
 TEST(DequantizePacked, HugeDimensionsBesideAZeroAreEmpty) {
@@ -119,8 +124,10 @@ TEST(DequantizePacked, HugeDimensionsBesideAZeroAreEmpty) {
 
 TEST(DequantizePacked, InputMustBeOneDimensionalUint8) {
   std::vector<std::byte> b(36);
-  expect_rule(Tensor::from_bytes(DType::Int8, {36}, b), {"gguf:q4_0", {2, 32}, DType::Float}, ErrorKind::InvalidInput, "UINT8");
-  expect_rule(Tensor::from_bytes(DType::UInt8, {2, 18}, b), {"gguf:q4_0", {2, 32}, DType::Float}, ErrorKind::InvalidInput, "1-D");
+  expect_rule(Tensor::from_bytes(DType::Int8, {36}, b), {"gguf:q4_0", {2, 32}, DType::Float}, ErrorKind::InvalidInput,
+              "UINT8");
+  expect_rule(Tensor::from_bytes(DType::UInt8, {2, 18}, b), {"gguf:q4_0", {2, 32}, DType::Float},
+              ErrorKind::InvalidInput, "1-D");
 }
 
 TEST(DequantizePacked, EmptyTensorsGiveEmptyOutputs) {

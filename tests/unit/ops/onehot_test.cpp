@@ -34,8 +34,9 @@ TEST(OneHot, ConformanceCases) {
     ASSERT_EQ(json["op_type"], "OneHot");
     const std::int64_t axis = json["attributes"].value("axis", std::int64_t{-1});
     const OneHotVersion version = json["opset"].get<int>() >= 11 ? OneHotVersion::V11 : OneHotVersion::V9;
-    const Tensor y = onehot(testing::load_case_tensor(name, "input_0.npy"), testing::load_case_tensor(name, "input_1.npy"),
-                            testing::load_case_tensor(name, "input_2.npy"), axis, version);
+    const Tensor y =
+        onehot(testing::load_case_tensor(name, "input_0.npy"), testing::load_case_tensor(name, "input_1.npy"),
+               testing::load_case_tensor(name, "input_2.npy"), axis, version);
     EXPECT_TRUE(same_tensor(testing::load_case_tensor(name, "output_0.npy"), y));
   }
 }
@@ -72,7 +73,7 @@ Tensor values_of(DType d) {
   auto b = t.mutable_bytes();
   const std::size_t size = b.size() / 2;
   for (std::size_t k = 0; k < size; ++k) {
-    b[k] = static_cast<std::byte>(0x10 + k);           // off: non-zero, so the fill pass is exercised
+    b[k] = static_cast<std::byte>(0x10 + k);             // off: non-zero, so the fill pass is exercised
     b[size + k] = static_cast<std::byte>(0x80 + 3 * k);  // on
   }
   if (d == DType::Bool) {
@@ -112,9 +113,9 @@ void expect_onehot(const Tensor& indices, const std::vector<std::int64_t>& hot, 
 }
 
 TEST(OneHot, EveryIndexDtypeValuesDtypeAndAxis) {
-  const std::vector<DType> index_dtypes = {DType::Int8,   DType::Int16,  DType::Int32, DType::Int64,
-                                           DType::UInt8,  DType::UInt16, DType::UInt32, DType::UInt64,
-                                           DType::Float,  DType::Double, DType::Float16, DType::BFloat16};
+  const std::vector<DType> index_dtypes = {DType::Int8,  DType::Int16,  DType::Int32,   DType::Int64,
+                                           DType::UInt8, DType::UInt16, DType::UInt32,  DType::UInt64,
+                                           DType::Float, DType::Double, DType::Float16, DType::BFloat16};
   std::vector<DType> value_dtypes;
   for (const DTypeInfo& info : all_dtypes())
     if (info.bits != 4) value_dtypes.push_back(info.dtype);  // every dtype but the packed 4-bit ones
@@ -122,7 +123,8 @@ TEST(OneHot, EveryIndexDtypeValuesDtypeAndAxis) {
   // Shape [2, 3]; includes out-of-range (5, 7) and, for signed types, negatives.
   for (DType id : index_dtypes) {
     const bool is_signed = dtype_info(id).is_signed;
-    const std::vector<double> v = is_signed ? std::vector<double>{0, 4, -1, 2, 5, -5} : std::vector<double>{0, 4, 7, 2, 5, 1};
+    const std::vector<double> v =
+        is_signed ? std::vector<double>{0, 4, -1, 2, 5, -5} : std::vector<double>{0, 4, 7, 2, 5, 1};
     for (OneHotVersion version : {OneHotVersion::V9, OneHotVersion::V11}) {
       std::vector<std::int64_t> hot;
       for (double x : v) {
@@ -134,9 +136,9 @@ TEST(OneHot, EveryIndexDtypeValuesDtypeAndAxis) {
       for (DType vd : value_dtypes) {
         const Tensor values = values_of(vd);
         for (std::int64_t axis = -3; axis <= 2; ++axis) {
-          SCOPED_TRACE(::testing::Message() << "indices " << dtype_info(id).short_name << " values "
-                                            << dtype_info(vd).short_name << " axis " << axis << " v11 "
-                                            << (version == OneHotVersion::V11));
+          SCOPED_TRACE(::testing::Message()
+                       << "indices " << dtype_info(id).short_name << " values " << dtype_info(vd).short_name << " axis "
+                       << axis << " v11 " << (version == OneHotVersion::V11));
           const Tensor out = onehot(indices, depth_of(depth), values, axis, version);
           expect_onehot(indices, hot, depth, static_cast<std::size_t>(axis < 0 ? axis + 3 : axis), values, out);
         }
@@ -221,21 +223,18 @@ TEST(OneHot, InvalidInputs) {
   EXPECT_TRUE(throws_error(K::InvalidInput, "one-element", [&] {
     onehot(idx, typed_tensor<std::int64_t>(DType::Int64, {1, 1}, {3}), vals);
   }));
-  EXPECT_TRUE(throws_error(K::InvalidInput, "depth must be a numeric", [&] {
-    onehot(idx, Tensor::from_strings({}, {"3"}), vals);
-  }));
-  EXPECT_TRUE(throws_error(K::InvalidInput, "depth must be a numeric", [&] {
-    onehot(idx, typed_tensor<std::uint8_t>(DType::Bool, {}, {1}), vals);
-  }));
+  EXPECT_TRUE(throws_error(K::InvalidInput, "depth must be a numeric",
+                           [&] { onehot(idx, Tensor::from_strings({}, {"3"}), vals); }));
+  EXPECT_TRUE(throws_error(K::InvalidInput, "depth must be a numeric",
+                           [&] { onehot(idx, typed_tensor<std::uint8_t>(DType::Bool, {}, {1}), vals); }));
   EXPECT_TRUE(throws_error(K::InvalidInput, "two elements", [&] {
     onehot(idx, depth_of(3), typed_tensor<float>(DType::Float, {3}, {0, 1, 2}));
   }));
   EXPECT_TRUE(throws_error(K::InvalidInput, "two elements", [&] {
     onehot(idx, depth_of(3), typed_tensor<float>(DType::Float, {1, 2}, {0, 1}));
   }));
-  EXPECT_TRUE(throws_error(K::InvalidInput, "two elements", [&] {
-    onehot(idx, depth_of(3), typed_tensor<float>(DType::Float, {}, {0}));
-  }));
+  EXPECT_TRUE(throws_error(K::InvalidInput, "two elements",
+                           [&] { onehot(idx, depth_of(3), typed_tensor<float>(DType::Float, {}, {0})); }));
   EXPECT_TRUE(throws_error(K::Unsupported, "INT4", [&] { onehot(idx, depth_of(3), Tensor::zeros(DType::Int4, {2})); }));
   EXPECT_TRUE(throws_error(K::InvalidInput, "indices must be a numeric",
                            [&] { onehot(Tensor::from_strings({1}, {"1"}), depth_of(3), vals); }));
@@ -244,7 +243,8 @@ TEST(OneHot, InvalidInputs) {
   EXPECT_TRUE(throws_error(K::InvalidInput, "indices must be a numeric",
                            [&] { onehot(Tensor::zeros(DType::Complex64, {1}), depth_of(3), vals); }));
   for (std::int64_t axis : {2, -3, 50})
-    EXPECT_TRUE(throws_error(K::InvalidArgument, "out of range [-2, 1]", [&] { onehot(idx, depth_of(3), vals, axis); }));
+    EXPECT_TRUE(
+        throws_error(K::InvalidArgument, "out of range [-2, 1]", [&] { onehot(idx, depth_of(3), vals, axis); }));
   // An output whose element count overflows is refused before anything is allocated.
   EXPECT_TRUE(throws_error(K::InvalidInput, "overflows", [&] {
     onehot(Tensor::zeros(DType::Int64, {std::int64_t{1} << 20}), depth_of(INT64_MAX / 2), vals);

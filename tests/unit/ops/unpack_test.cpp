@@ -69,7 +69,8 @@ TEST(Unpack, DocTextExamples) {
   EXPECT_EQ(uint8_values(rows), (std::vector<std::uint8_t>{1, 2, 3, 31, 0, 16}));
   const Tensor ternary = unpack(uint8_tensor({2, 1}, {102, 242}), int64_scalar(5), grouped_attrs(3, 5));
   EXPECT_EQ(uint8_values(ternary), (std::vector<std::uint8_t>{0, 1, 2, 0, 1, 2, 2, 2, 2, 2}));
-  const Tensor x32 = testing::typed_tensor<std::uint32_t>(DType::UInt32, {2, 2}, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF});
+  const Tensor x32 =
+      testing::typed_tensor<std::uint32_t>(DType::UInt32, {2, 2}, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF});
   const Tensor y32 = unpack(x32, int64_scalar(7), bits_attrs(5, 0));
   EXPECT_EQ(y32.shape(), (Shape{7, 2}));
   EXPECT_EQ(uint8_values(y32), std::vector<std::uint8_t>(14, 31));
@@ -88,7 +89,7 @@ struct Packed {
 
 struct Mode {
   bool grouped;
-  unsigned bits;       // bits mode
+  unsigned bits;        // bits mode
   std::uint64_t radix;  // grouped mode
   std::uint64_t group;
   unsigned index_bits;  // W, worked out by hand in the test table
@@ -156,20 +157,20 @@ std::vector<Mode> all_modes() {
   for (unsigned b = 1; b <= 8; ++b) modes.push_back({false, b, 0, 0, 0});
   // (R, G, W) with W = the smallest integer with 2^W >= R^G, worked out by hand.
   const Mode grouped[] = {
-      {true, 0, 3, 5, 8},     // 243
-      {true, 0, 2, 1, 1},     {true, 0, 3, 1, 2},   {true, 0, 256, 1, 8},  {true, 0, 2, 8, 8},  // 256: exactly 2^8
-      {true, 0, 7, 3, 9},     // 343
+      {true, 0, 3, 5, 8},                                                                // 243
+      {true, 0, 2, 1, 1}, {true, 0, 3, 1, 2}, {true, 0, 256, 1, 8}, {true, 0, 2, 8, 8},  // 256: exactly 2^8
+      {true, 0, 7, 3, 9},                                                                // 343
   };
   for (const Mode& m : grouped) modes.push_back(m);
   const Mode wide[] = {
-      {true, 0, 3, 39, 62},    // 3^39 = 4052555153018976267 in (2^61, 2^62]
-      {true, 0, 256, 7, 56},   // 2^56
-      {true, 0, 255, 7, 56},   // 255^7 = 70110209207109375 in (2^55, 2^56]
-      {true, 0, 2, 62, 62},    // 2^62
-      {true, 0, 5, 27, 63},    // 5^27 = 7450580596923828125 in (2^62, 2^63)
-      {true, 0, 10, 18, 60},   // 10^18 in (2^59, 2^60]
-      {true, 0, 3, 20, 32},    // 3^20 = 3486784401 in (2^31, 2^32]
-      {true, 0, 3, 21, 34},    // 3^21 = 10460353203 in (2^33, 2^34]
+      {true, 0, 3, 39, 62},   // 3^39 = 4052555153018976267 in (2^61, 2^62]
+      {true, 0, 256, 7, 56},  // 2^56
+      {true, 0, 255, 7, 56},  // 255^7 = 70110209207109375 in (2^55, 2^56]
+      {true, 0, 2, 62, 62},   // 2^62
+      {true, 0, 5, 27, 63},   // 5^27 = 7450580596923828125 in (2^62, 2^63)
+      {true, 0, 10, 18, 60},  // 10^18 in (2^59, 2^60]
+      {true, 0, 3, 20, 32},   // 3^20 = 3486784401 in (2^31, 2^32]
+      {true, 0, 3, 21, 34},   // 3^21 = 10460353203 in (2^33, 2^34]
   };
   for (const Mode& m : wide) modes.push_back(m);
   return modes;
@@ -194,8 +195,8 @@ TEST(Unpack, PackerRoundTripsRandomShapesAxesAndStorage) {
         // Both spellings of the axis.
         const auto axis_arg = static_cast<std::int64_t>(trial % 2 ? axis : axis - rank);
         SCOPED_TRACE(::testing::Message() << "bits=" << mode.bits << " R=" << mode.radix << " G=" << mode.group
-                                        << " storage=" << dtype_info(storage).short_name
-                                        << " shape=" << shape_to_string(shape) << " axis=" << axis_arg);
+                                          << " storage=" << dtype_info(storage).short_name
+                                          << " shape=" << shape_to_string(shape) << " axis=" << axis_arg);
         const Tensor count = int64_scalar(shape[axis]);
         const Tensor fast = unpack(p.words, count, attrs_for(mode, axis_arg));
         const Tensor ref = unpack_reference(p.words, count, attrs_for(mode, axis_arg));
@@ -217,9 +218,11 @@ TEST(Unpack, GroupIndexWidthIsExact) {
       const Tensor count = int64_scalar(static_cast<std::int64_t>(mode.group));
       const auto attrs = attrs_for(mode, -1);
       EXPECT_NO_THROW(unpack(Tensor::zeros(storage, {need}), count, attrs)) << mode.radix << "^" << mode.group;
-      EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "needs", [&] { unpack(Tensor::zeros(storage, {need + 1}), count, attrs); }));
+      EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "needs",
+                               [&] { unpack(Tensor::zeros(storage, {need + 1}), count, attrs); }));
       if (need > 1) {
-        EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "needs", [&] { unpack(Tensor::zeros(storage, {need - 1}), count, attrs); }));
+        EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "needs",
+                                 [&] { unpack(Tensor::zeros(storage, {need - 1}), count, attrs); }));
       }
     }
   }
@@ -278,7 +281,8 @@ TEST(Unpack, ZeroSizedDimensions) {
   // _unpack_empty and _unpack_empty_rows, plus zero dims on either side of the axis.
   EXPECT_EQ(unpack(Tensor::zeros(DType::UInt8, {2, 0}), int64_scalar(0), bits_attrs(3)).shape(), (Shape{2, 0}));
   EXPECT_EQ(unpack(Tensor::zeros(DType::UInt8, {2, 0, 6}), int64_scalar(9), bits_attrs(5)).shape(), (Shape{2, 0, 9}));
-  EXPECT_EQ(unpack(Tensor::zeros(DType::UInt32, {0, 2, 5}), int64_scalar(7), bits_attrs(8, 1)).shape(), (Shape{0, 7, 5}));
+  EXPECT_EQ(unpack(Tensor::zeros(DType::UInt32, {0, 2, 5}), int64_scalar(7), bits_attrs(8, 1)).shape(),
+            (Shape{0, 7, 5}));
   EXPECT_EQ(unpack(Tensor::zeros(DType::UInt8, {4, 0}), int64_scalar(0), grouped_attrs(3, 5)).shape(), (Shape{4, 0}));
   // The same length rule applies when another dim is zero.
   EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "needs", [] {
@@ -330,20 +334,24 @@ TEST(Unpack, InvalidInputs) {
   for (std::int64_t b : {0, 9, -1})
     EXPECT_TRUE(throws_error(K::InvalidArgument, "bits must be in [1, 8]", [&] { unpack(x, c8, bits_attrs(b)); }));
   for (std::int64_t r : {1, 257, 0})
-    EXPECT_TRUE(throws_error(K::InvalidArgument, "radix must be in [2, 256]", [&] { unpack(x, c8, grouped_attrs(r, 5)); }));
+    EXPECT_TRUE(
+        throws_error(K::InvalidArgument, "radix must be in [2, 256]", [&] { unpack(x, c8, grouped_attrs(r, 5)); }));
   for (std::int64_t g : {0, -3})
-    EXPECT_TRUE(throws_error(K::InvalidArgument, "group_size must be positive", [&] { unpack(x, c8, grouped_attrs(3, g)); }));
+    EXPECT_TRUE(
+        throws_error(K::InvalidArgument, "group_size must be positive", [&] { unpack(x, c8, grouped_attrs(3, g)); }));
   // R^G past 2^63-1: 2^63, 256^8 = 2^64, 3^40, 10^19.
   for (auto [r, g] : {std::pair{2, 63}, std::pair{256, 8}, std::pair{3, 40}, std::pair{10, 19}, std::pair{2, 1000000}})
     EXPECT_TRUE(throws_error(K::InvalidArgument, "exceeds 2^63-1", [&] { unpack(x, c8, grouped_attrs(r, g)); }));
   // Wrong axis length, both modes and both storage types.
   EXPECT_TRUE(throws_error(K::InvalidInput, "needs 2 words", [&] { unpack(x, int64_scalar(5), bits_attrs(3)); }));
-  EXPECT_TRUE(throws_error(K::InvalidInput, "needs 4 words", [&] { unpack(x, int64_scalar(16), grouped_attrs(3, 5)); }));
+  EXPECT_TRUE(
+      throws_error(K::InvalidInput, "needs 4 words", [&] { unpack(x, int64_scalar(16), grouped_attrs(3, 5)); }));
   EXPECT_TRUE(throws_error(K::InvalidInput, "word_bits = 32", [&] {
     unpack(testing::typed_tensor<std::uint32_t>(DType::UInt32, {3}, {1, 2, 3}), c8, bits_attrs(3));
   }));
   // A count so large that count * bits overflows.
-  EXPECT_TRUE(throws_error(K::InvalidInput, "more than 2^64", [&] { unpack(x, int64_scalar(INT64_MAX), bits_attrs(8)); }));
+  EXPECT_TRUE(
+      throws_error(K::InvalidInput, "more than 2^64", [&] { unpack(x, int64_scalar(INT64_MAX), bits_attrs(8)); }));
   // count: negative, non-scalar, not INT64.
   EXPECT_TRUE(throws_error(K::InvalidInput, "nonnegative", [&] { unpack(x, int64_scalar(-1), bits_attrs(3)); }));
   EXPECT_TRUE(throws_error(K::InvalidInput, "scalar", [&] {
@@ -359,20 +367,24 @@ TEST(Unpack, InvalidInputs) {
                              [&] { unpack(x2, c8, bits_attrs(3, axis)); }));
   // Storage dtype and rank.
   for (DType d : {DType::Int8, DType::UInt16, DType::UInt64, DType::Float, DType::Bool})
-    EXPECT_TRUE(throws_error(K::InvalidInput, "UINT8 or UINT32", [&] { unpack(Tensor::zeros(d, {3}), c8, bits_attrs(3)); }));
-  EXPECT_TRUE(throws_error(K::InvalidInput, "rank at least 1", [&] { unpack(uint8_tensor({}, {1}), c8, bits_attrs(3)); }));
+    EXPECT_TRUE(
+        throws_error(K::InvalidInput, "UINT8 or UINT32", [&] { unpack(Tensor::zeros(d, {3}), c8, bits_attrs(3)); }));
+  EXPECT_TRUE(
+      throws_error(K::InvalidInput, "rank at least 1", [&] { unpack(uint8_tensor({}, {1}), c8, bits_attrs(3)); }));
 }
 
 TEST(Unpack, GroupIndexAtOrAboveRadixPowerIsInvalid) {
   // 243 = 3^5 is the first invalid byte; on the fast path (last axis) and the reference (axis 0).
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "index 243, not below radix^group_size = 243",
-                           [] { unpack(uint8_tensor({2, 2}, {0, 1, 7, 243}), int64_scalar(10), grouped_attrs(3, 5)); }));
+  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "index 243, not below radix^group_size = 243", [] {
+    unpack(uint8_tensor({2, 2}, {0, 1, 7, 243}), int64_scalar(10), grouped_attrs(3, 5));
+  }));
   EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "index 255", [] {
     unpack(uint8_tensor({2, 2}, {0, 1, 7, 255}), int64_scalar(10), grouped_attrs(3, 5, 0));
   }));
   // Even in the last group, whose unused digits are otherwise ignored.
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "group 1 of row 0",
-                           [] { unpack(uint8_tensor({2}, {5, 250}), int64_scalar(6), grouped_attrs(3, 5)); }));
+  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "group 1 of row 0", [] {
+    unpack(uint8_tensor({2}, {5, 250}), int64_scalar(6), grouped_attrs(3, 5));
+  }));
   // A 62-bit index of (3, 39): all ones is 2^62 - 1 >= 3^39.
   Tensor x = Tensor::zeros(DType::UInt8, {8});
   for (auto& b : x.mutable_bytes()) b = std::byte{0xFF};

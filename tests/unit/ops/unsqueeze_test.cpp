@@ -21,7 +21,8 @@ TEST(Unsqueeze, ConformanceCases) {
   ASSERT_GE(cases.size(), 8u);
   for (const std::string& name : cases) {
     SCOPED_TRACE(name);
-    const Tensor y = unsqueeze(testing::load_case_tensor(name, "input_0.npy"), testing::load_case_tensor(name, "input_1.npy"));
+    const Tensor y =
+        unsqueeze(testing::load_case_tensor(name, "input_0.npy"), testing::load_case_tensor(name, "input_1.npy"));
     EXPECT_TRUE(same_tensor(testing::load_case_tensor(name, "output_0.npy"), y));
   }
 }
@@ -92,12 +93,15 @@ TEST(Unsqueeze, InvalidInputs) {
   const Tensor x = Tensor::zeros(DType::Float, {2, 3});
   EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "more than once", [&] { unsqueeze(x, axes_tensor({1, 1})); }));
   // Duplicates after normalisation: -4 and 0 are the same dimension of a rank-4 output.
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "dimension 0 more than once", [&] { unsqueeze(x, axes_tensor({0, -4})); }));
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "axis 3 is out of range [-3, 2]", [&] { unsqueeze(x, axes_tensor({3})); }));
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "axis -4 is out of range", [&] { unsqueeze(x, axes_tensor({-4})); }));
-  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "INT64", [&] {
-    unsqueeze(x, testing::typed_tensor<std::int32_t>(DType::Int32, {1}, {0}));
+  EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "dimension 0 more than once", [&] {
+    unsqueeze(x, axes_tensor({0, -4}));
   }));
+  EXPECT_TRUE(throws_error(ErrorKind::InvalidArgument, "axis 3 is out of range [-3, 2]",
+                           [&] { unsqueeze(x, axes_tensor({3})); }));
+  EXPECT_TRUE(
+      throws_error(ErrorKind::InvalidArgument, "axis -4 is out of range", [&] { unsqueeze(x, axes_tensor({-4})); }));
+  EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "INT64",
+                           [&] { unsqueeze(x, testing::typed_tensor<std::int32_t>(DType::Int32, {1}, {0})); }));
   EXPECT_TRUE(throws_error(ErrorKind::InvalidInput, "1-D", [&] {
     unsqueeze(x, testing::typed_tensor<std::int64_t>(DType::Int64, {1, 1}, {0}));
   }));

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/gguf/file.hpp"
 
@@ -33,8 +33,9 @@ std::size_t count_mismatches(const std::vector<std::uint32_t>& got, const std::v
   for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
     const bool same = got[i] == want[i] || (is_nan_bits(got[i]) && is_nan_bits(want[i]));
     if (!same && ++bad <= 5)
-      ADD_FAILURE() << what << " element " << i << ": got 0x" << std::hex << got[i] << " (" << std::bit_cast<float>(got[i])
-                    << "), want 0x" << want[i] << " (" << std::bit_cast<float>(want[i]) << ")";
+      ADD_FAILURE() << what << " element " << i << ": got 0x" << std::hex << got[i] << " ("
+                    << std::bit_cast<float>(got[i]) << "), want 0x" << want[i] << " (" << std::bit_cast<float>(want[i])
+                    << ")";
   }
   return bad;
 }
@@ -64,7 +65,9 @@ void expect_file_decodes(const BlockFormat& f, const std::string& bin, const std
     EXPECT_EQ(count_mismatches(decode_scalar(f, bytes), want.f32_bits(), bin + " scalar reference"), 0u);
   }
   for (int threads : {1, 3})
-    EXPECT_EQ(count_mismatches(decode_f32(f, bytes, threads), want.f32_bits(), bin + " threads=" + std::to_string(threads)), 0u);
+    EXPECT_EQ(
+        count_mismatches(decode_f32(f, bytes, threads), want.f32_bits(), bin + " threads=" + std::to_string(threads)),
+        0u);
 }
 
 class BlockFormatVectors : public ::testing::TestWithParam<const BlockFormat*> {};
@@ -172,7 +175,7 @@ TEST_P(NativeTypeVectors, NativeDtypeIsExact) {
   const std::size_t size = f.block_bytes;
   for (std::size_t i = 0; i < wide.size(); ++i) {
     std::int64_t v = 0;
-    std::memcpy(&v, want.data.data() + i * size, size);  // little-endian
+    std::memcpy(&v, want.data.data() + i * size, size);           // little-endian
     if (size < 8) v = (v << (64 - 8 * size)) >> (64 - 8 * size);  // sign-extend
     EXPECT_EQ(wide[i], static_cast<double>(v)) << name << " element " << i;
   }

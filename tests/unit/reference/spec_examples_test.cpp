@@ -33,7 +33,8 @@ void put16(Block& b, std::size_t o, std::uint16_t v) {
   b[o + 1] = v >> 8;
 }
 
-void expect_values(const std::vector<float>& y, std::size_t first, std::size_t stride, std::initializer_list<float> want) {
+void expect_values(const std::vector<float>& y, std::size_t first, std::size_t stride,
+                   std::initializer_list<float> want) {
   std::size_t i = first;
   for (float w : want) {
     EXPECT_EQ(y[i], w) << "element " << i;
@@ -60,13 +61,13 @@ TEST(SpecExamples, Q8_1IgnoresItsSum) {  // §5.6
 
 TEST(SpecExamples, Q3_KSixBitScales) {  // §6.2
   Block b(110, 0);
-  for (int i = 0; i < 32; ++i) b[i] = 0xFF;        // high bits set: q = lo
-  for (int i = 32; i < 96; ++i) b[i] = 0x55;       // every 2-bit code 1
+  for (int i = 0; i < 32; ++i) b[i] = 0xFF;   // high bits set: q = lo
+  for (int i = 32; i < 96; ++i) b[i] = 0x55;  // every 2-bit code 1
   const std::uint8_t S[12] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE, 0xE4, 0x1B, 0x4E, 0xB1};
   for (int i = 0; i < 12; ++i) b[96 + i] = S[i];
   put16(b, 108, 0x3C00);
   expect_values(decode("gguf:q3_k", b), 0, 16, {-32, 18, 4, -10, -8, 10, 28, -18, 1, -13, -27, 23, 25, -21, -3, 15});
-  for (int i = 0; i < 32; ++i) b[i] = 0x00;        // high bits clear: q = lo - 4 = -3
+  for (int i = 0; i < 32; ++i) b[i] = 0x00;  // high bits clear: q = lo - 4 = -3
   expect_values(decode("gguf:q3_k", b), 0, 16, {96, -54, -12, 30, 24, -30, -84, 54, -3, 39, 81, -69, -75, 63, 9, -45});
 }
 
@@ -75,15 +76,15 @@ TEST(SpecExamples, Q4_KScalesAndMins) {  // §6.3
   const std::uint8_t K[12] = {0xC5, 0x0A, 0x7F, 0x81, 0x46, 0xD3, 0x2C, 0x99, 0x5A, 0xF0, 0x0F, 0x36};
   for (int i = 0; i < 12; ++i) b[4 + i] = K[i];
   for (int i = 16; i < 144; ++i) b[i] = 0x11;  // q = 1 in both nibbles
-  put16(b, 0, 0x3C00);                          // d = 1, dmin = 0: y = sc
+  put16(b, 0, 0x3C00);                         // d = 1, dmin = 0: y = sc
   expect_values(decode("gguf:q4_k", b), 0, 32, {5, 10, 63, 1, 58, 0, 31, 38});
   put16(b, 0, 0x0000);
-  put16(b, 2, 0x3C00);                          // d = 0, dmin = 1: y = -mn
+  put16(b, 2, 0x3C00);  // d = 0, dmin = 1: y = -mn
   expect_values(decode("gguf:q4_k", b), 0, 32, {-6, -19, -44, -25, -21, -63, 0, -35});
 }
 
 TEST(SpecExamples, Q6_KGroupsScaleFirstForTheSignOfZero) {  // §2.4, §6.5
-  Block b(210, 0);  // ql = qh = 0: q = -32; scales 0
+  Block b(210, 0);                                          // ql = qh = 0: q = -32; scales 0
   put16(b, 208, 0x3C00);
   for (float v : decode("gguf:q6_k", b)) EXPECT_EQ(std::bit_cast<std::uint32_t>(v), 0x80000000u);  // (1*0)*-32 = -0
 }
@@ -91,8 +92,8 @@ TEST(SpecExamples, Q6_KGroupsScaleFirstForTheSignOfZero) {  // §2.4, §6.5
 TEST(SpecExamples, Iq2_XXSScaleGridAndParitySigns) {  // §7.1
   Block b(66, 0);
   put16(b, 0, 0x3C00);
-  b[2] = 3;                                  // grid index 3: 8, 43, 8, 8, 8, 8, 8, 8
-  const std::uint32_t W = (3u << 28) | 1u;   // s = 3, sign code 1 -> elements 0 and 7 negative
+  b[2] = 3;                                 // grid index 3: 8, 43, 8, 8, 8, 8, 8, 8
+  const std::uint32_t W = (3u << 28) | 1u;  // s = 3, sign code 1 -> elements 0 and 7 negative
   for (int i = 0; i < 4; ++i) b[6 + i] = (W >> (8 * i)) & 0xFF;
   expect_values(decode("gguf:iq2_xxs", b), 0, 1, {-7.0f, 37.625f, 7.0f, 7.0f, 7.0f, 7.0f, 7.0f, -7.0f});
 }
@@ -113,7 +114,8 @@ TEST(SpecExamples, Iq1_SDeltaBeforeScale) {  // §7.6
   put16(b, 0, 0x3C00);
   b[2] = 5;
   put16(b, 34, 0x9000);
-  expect_values(decode("gguf:iq1_s", b), 0, 1, {-0.375f, -3.375f, -0.375f, -3.375f, -3.375f, -3.375f, -3.375f, -3.375f});
+  expect_values(decode("gguf:iq1_s", b), 0, 1,
+                {-0.375f, -3.375f, -0.375f, -3.375f, -3.375f, -3.375f, -3.375f, -3.375f});
   put16(b, 34, 0x1000);
   expect_values(decode("gguf:iq1_s", b), 0, 1, {0.375f, -2.625f, 0.375f, -2.625f});
 }

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "expected_npy.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/core/half.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {
@@ -65,7 +65,8 @@ bool same_value(const std::byte* a, const std::byte* b, DType t) {
 
 // Decodes on `path` into a destination `shift` bytes past a 64-byte boundary.
 std::vector<std::byte> decode_on(const std::string& path, const BlockFormat& f, const std::vector<std::byte>& src,
-                                 std::uint64_t first, std::uint64_t count, DType out, int threads, std::size_t shift = 0) {
+                                 std::uint64_t first, std::uint64_t count, DType out, int threads,
+                                 std::size_t shift = 0) {
   select_isa(path);
   const std::size_t bytes = count * f.block_elements * out_bytes(out);
   std::vector<std::byte> buf(bytes + shift + 128, std::byte{0x5A});
@@ -142,9 +143,10 @@ TEST_P(CrossPath, EverySimdPathMatchesScalarOnEveryLengthAndDtype) {
             const std::vector<std::byte> want(want_all.begin() + first * per_block,
                                               want_all.begin() + (first + count) * per_block);
             const std::size_t shift = (count % 3) * 2;
-            EXPECT_EQ(count_differences(decode_on(path, f, src, first, count, out, 1, shift), want, out,
-                                        what + " blocks [" + std::to_string(first) + ", +" + std::to_string(count) + ")"),
-                      0u);
+            EXPECT_EQ(
+                count_differences(decode_on(path, f, src, first, count, out, 1, shift), want, out,
+                                  what + " blocks [" + std::to_string(first) + ", +" + std::to_string(count) + ")"),
+                0u);
           }
         }
       }
@@ -156,7 +158,8 @@ TEST_P(CrossPath, EverySimdPathMatchesScalarOnEveryLengthAndDtype) {
 std::vector<std::byte> tiled(const std::vector<std::byte>& seed, std::size_t bytes) {
   std::vector<std::byte> src;
   src.reserve(bytes);
-  while (src.size() < bytes) src.insert(src.end(), seed.begin(), seed.begin() + std::min(seed.size(), bytes - src.size()));
+  while (src.size() < bytes)
+    src.insert(src.end(), seed.begin(), seed.begin() + std::min(seed.size(), bytes - src.size()));
   return src;
 }
 
@@ -310,7 +313,7 @@ TEST(IsaChoice, EnvironmentForcesAPathAndBadValuesSurfaceAsErrors) {
   select_isa("");
   EXPECT_THROW(active_isa(), Error);
   EXPECT_THROW(decode_blocks(q4, block, 0, 1, DType::Float, y, 1), Error);  // reaches the decoder's caller
-  if (supported_isas().size() < 3) {  // a path this CPU lacks
+  if (supported_isas().size() < 3) {                                        // a path this CPU lacks
     ::setenv("ONNXQ_ISA", "avx512", 1);
     select_isa("");
     EXPECT_THROW(active_isa(), Error);
@@ -318,7 +321,10 @@ TEST(IsaChoice, EnvironmentForcesAPathAndBadValuesSurfaceAsErrors) {
   }
   EXPECT_THROW(select_isa("sse9"), Error);
 
-  if (old) ::setenv("ONNXQ_ISA", saved.c_str(), 1); else ::unsetenv("ONNXQ_ISA");
+  if (old)
+    ::setenv("ONNXQ_ISA", saved.c_str(), 1);
+  else
+    ::unsetenv("ONNXQ_ISA");
   select_isa("");
   const std::vector<std::string> paths = supported_isas();
   if (saved.empty())  // "" = the default

@@ -81,23 +81,23 @@ TEST(UnpackSimd, BitsEveryPathMatchesReference) {
   std::mt19937_64 rng(29);
   const std::vector<std::int64_t> lengths = row_lengths(rng);
   for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
-  for (const std::string& path : unpack_kernel_paths())
-    for (DType storage : {DType::UInt8, DType::UInt32})
-      for (std::int64_t bits = 1; bits <= 8; ++bits)
-        for (std::int64_t count : lengths) {
-          set_streaming_store_threshold(threshold);
-          const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % 4);
-          SCOPED_TRACE(path + " bits=" + std::to_string(bits) + " count=" + std::to_string(count) +
-                       " rows=" + std::to_string(rows) + (storage == DType::UInt8 ? " u8" : " u32") +
-                       (threshold ? "" : " streaming"));
-          const Tensor x = random_words(storage, rows, words_for(count * bits, storage), rng);
-          const Tensor c = int64_scalar(count);
-          const Tensor expected = unpack_reference(x, c, bits_attrs(bits));
-          Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
-          for (auto& b : y.mutable_bytes()) b = std::byte{0xEE};  // stale bytes must all be overwritten
-          unpack_into_path(x, c, bits_attrs(bits), y, path);
-          ASSERT_TRUE(same_bytes(y, expected));
-        }
+    for (const std::string& path : unpack_kernel_paths())
+      for (DType storage : {DType::UInt8, DType::UInt32})
+        for (std::int64_t bits = 1; bits <= 8; ++bits)
+          for (std::int64_t count : lengths) {
+            set_streaming_store_threshold(threshold);
+            const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % 4);
+            SCOPED_TRACE(path + " bits=" + std::to_string(bits) + " count=" + std::to_string(count) +
+                         " rows=" + std::to_string(rows) + (storage == DType::UInt8 ? " u8" : " u32") +
+                         (threshold ? "" : " streaming"));
+            const Tensor x = random_words(storage, rows, words_for(count * bits, storage), rng);
+            const Tensor c = int64_scalar(count);
+            const Tensor expected = unpack_reference(x, c, bits_attrs(bits));
+            Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
+            for (auto& b : y.mutable_bytes()) b = std::byte{0xEE};  // stale bytes must all be overwritten
+            unpack_into_path(x, c, bits_attrs(bits), y, path);
+            ASSERT_TRUE(same_bytes(y, expected));
+          }
 }
 
 TEST(UnpackSimd, Radix3EveryPathMatchesReference) {
@@ -105,26 +105,26 @@ TEST(UnpackSimd, Radix3EveryPathMatchesReference) {
   std::mt19937_64 rng(35);
   const std::vector<std::int64_t> lengths = row_lengths(rng);
   for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
-  for (const std::string& path : unpack_kernel_paths())
-    for (DType storage : {DType::UInt8, DType::UInt32})
-      for (std::int64_t count : lengths) {
-        set_streaming_store_threshold(threshold);
-        const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % 4);
-        SCOPED_TRACE(path + " count=" + std::to_string(count) + " rows=" + std::to_string(rows) +
-                     (threshold ? "" : " streaming"));
-        Tensor x = random_words(storage, rows, words_for((count + 4) / 5 * 8, storage), rng, 243);
-        // Padding bytes past the last group of a UINT32 row are ignored, even when >= 243.
-        if (storage == DType::UInt32 && (count + 4) / 5 % 4 != 0) {
-          const std::int64_t row_bytes = x.bytes().size() / static_cast<std::size_t>(rows);
-          x.mutable_bytes()[static_cast<std::size_t>(row_bytes - 1)] = std::byte{0xFF};
+    for (const std::string& path : unpack_kernel_paths())
+      for (DType storage : {DType::UInt8, DType::UInt32})
+        for (std::int64_t count : lengths) {
+          set_streaming_store_threshold(threshold);
+          const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % 4);
+          SCOPED_TRACE(path + " count=" + std::to_string(count) + " rows=" + std::to_string(rows) +
+                       (threshold ? "" : " streaming"));
+          Tensor x = random_words(storage, rows, words_for((count + 4) / 5 * 8, storage), rng, 243);
+          // Padding bytes past the last group of a UINT32 row are ignored, even when >= 243.
+          if (storage == DType::UInt32 && (count + 4) / 5 % 4 != 0) {
+            const std::int64_t row_bytes = x.bytes().size() / static_cast<std::size_t>(rows);
+            x.mutable_bytes()[static_cast<std::size_t>(row_bytes - 1)] = std::byte{0xFF};
+          }
+          const Tensor c = int64_scalar(count);
+          const Tensor expected = unpack_reference(x, c, radix3_attrs());
+          Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
+          for (auto& b : y.mutable_bytes()) b = std::byte{0xEE};
+          unpack_into_path(x, c, radix3_attrs(), y, path);
+          ASSERT_TRUE(same_bytes(y, expected));
         }
-        const Tensor c = int64_scalar(count);
-        const Tensor expected = unpack_reference(x, c, radix3_attrs());
-        Tensor y = Tensor::zeros(DType::UInt8, {rows, count});
-        for (auto& b : y.mutable_bytes()) b = std::byte{0xEE};
-        unpack_into_path(x, c, radix3_attrs(), y, path);
-        ASSERT_TRUE(same_bytes(y, expected));
-      }
 }
 
 // Every group index 0..242, in every position of a 64-byte vector, against digits computed here.
@@ -141,7 +141,8 @@ TEST(UnpackSimd, Radix3AllIndices) {
     const auto* codes = reinterpret_cast<const std::uint8_t*>(y.bytes().data());
     for (std::int64_t g = 0; g < n; ++g) {
       unsigned v = bytes[static_cast<std::size_t>(g)];
-      for (int d = 0; d < 5; ++d, v /= 3) ASSERT_EQ(codes[5 * g + d], v % 3) << "index " << int{bytes[g]} << " digit " << d;
+      for (int d = 0; d < 5; ++d, v /= 3)
+        ASSERT_EQ(codes[5 * g + d], v % 3) << "index " << int{bytes[g]} << " digit " << d;
     }
   }
 }
@@ -151,15 +152,15 @@ TEST(UnpackSimd, Radix3InvalidIndexEveryPath) {
   ThresholdGuard guard;
   std::mt19937_64 rng(7);
   for (std::size_t threshold : {SIZE_MAX, std::size_t{0}})
-  for (const std::string& path : unpack_kernel_paths())
-    for (std::int64_t at : {0, 5, 63, 64, 200, 399}) {
-      set_streaming_store_threshold(threshold);
-      SCOPED_TRACE(path + " at=" + std::to_string(at));
-      Tensor x = random_words(DType::UInt8, 2, 400, rng, 243);
-      x.mutable_bytes()[static_cast<std::size_t>(400 + at)] = static_cast<std::byte>(243 + rng() % 13);
-      Tensor y = Tensor::zeros(DType::UInt8, {2, 2000});
-      EXPECT_THROW(unpack_into_path(x, int64_scalar(2000), radix3_attrs(), y, path), Error);
-    }
+    for (const std::string& path : unpack_kernel_paths())
+      for (std::int64_t at : {0, 5, 63, 64, 200, 399}) {
+        set_streaming_store_threshold(threshold);
+        SCOPED_TRACE(path + " at=" + std::to_string(at));
+        Tensor x = random_words(DType::UInt8, 2, 400, rng, 243);
+        x.mutable_bytes()[static_cast<std::size_t>(400 + at)] = static_cast<std::byte>(243 + rng() % 13);
+        Tensor y = Tensor::zeros(DType::UInt8, {2, 2000});
+        EXPECT_THROW(unpack_into_path(x, int64_scalar(2000), radix3_attrs(), y, path), Error);
+      }
 }
 
 // unpack() follows the process-wide SIMD path; every choice gives the reference's codes.

@@ -5,15 +5,17 @@
 #include <cstring>
 #include <vector>
 
-#include "onnxq/stats/block_scales.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/stats/block_scales.hpp"
 
 namespace onnxq {
 namespace {
 
 constexpr std::uint16_t kHalfNaN = 0x7E00, kHalfInf = 0xFC00, kHalfSub = 0x0001, kHalfOne = 0x3C00;
 
-std::vector<std::byte> blocks_of(const BlockFormat& f, std::size_t n) { return std::vector<std::byte>(n * f.block_bytes); }
+std::vector<std::byte> blocks_of(const BlockFormat& f, std::size_t n) {
+  return std::vector<std::byte>(n * f.block_bytes);
+}
 
 void put_u16(std::vector<std::byte>& b, std::size_t at, std::uint16_t v) {
   b[at] = std::byte(v & 0xFF);
@@ -24,7 +26,7 @@ TEST(BlockScales, EveryBlockFormatHasARowInsideItsBlock) {
   for (const BlockFormat& f : block_formats()) {
     const BlockScaleLayout* row = block_scale_layout(f);
     ASSERT_NE(row, nullptr) << f.format_id;
-    const unsigned width = row->encoding == ScaleEncoding::Float32 ? 4
+    const unsigned width = row->encoding == ScaleEncoding::Float32    ? 4
                            : row->encoding == ScaleEncoding::Iq1mHalf ? 8
                            : row->encoding == ScaleEncoding::Half     ? 2
                                                                       : 1;
@@ -40,7 +42,7 @@ TEST(BlockScales, HalfScaleAtSpecOffset) {
   const struct {
     const char* format;
     std::size_t offset;
-  } cases[] = {{"gguf:q4_0", 0}, {"gguf:q2_k", 80}, {"gguf:q3_k", 108}, {"gguf:q6_k", 208},
+  } cases[] = {{"gguf:q4_0", 0},   {"gguf:q2_k", 80},  {"gguf:q3_k", 108}, {"gguf:q6_k", 208},
                {"gguf:tq1_0", 52}, {"gguf:tq2_0", 64}, {"gguf:iq4_xs", 0}, {"gguf:q2_0", 0}};
   for (const auto& c : cases) {
     const BlockFormat& f = *find_format(c.format);

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "onnxq/formats/format.hpp"
 #include "onnxq/core/half.hpp"
+#include "onnxq/formats/format.hpp"
 #include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {

@@ -39,9 +39,9 @@ inline std::uint16_t float_to_half(float x) {
   // |x| < 2^-14: a half subnormal n * 2^-24 with n = round_half_even(|x| * 2^24).
   // Anything up to and including 2^-25 (a tie with 0) rounds to zero.
   if (a <= 0x33000000u) return static_cast<std::uint16_t>(sign);
-  const std::uint32_t e = a >> 23;                       // 102..112 here
+  const std::uint32_t e = a >> 23;  // 102..112 here
   const std::uint32_t mant = (a & 0x007FFFFFu) | 0x00800000u;
-  const std::uint32_t shift = 126 - e;                   // |x|*2^24 = mant * 2^-(126-e)
+  const std::uint32_t shift = 126 - e;  // |x|*2^24 = mant * 2^-(126-e)
   std::uint32_t n = mant >> shift;
   const std::uint32_t rest = mant & ((1u << shift) - 1u);
   const std::uint32_t halfway = 1u << (shift - 1);

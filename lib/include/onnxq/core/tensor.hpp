@@ -31,7 +31,8 @@ class Tensor {
   // Owned copy of the given bytes; the byte count must match dtype and shape.
   static Tensor from_bytes(DType dtype, Shape shape, std::span<const std::byte> bytes);
   // A read-only view; `keep_alive` owns the memory behind `bytes`.
-  static Tensor view(DType dtype, Shape shape, std::span<const std::byte> bytes, std::shared_ptr<const void> keep_alive);
+  static Tensor view(DType dtype, Shape shape, std::span<const std::byte> bytes,
+                     std::shared_ptr<const void> keep_alive);
   static Tensor from_strings(Shape shape, std::vector<std::string> strings);
 
   DType dtype() const { return dtype_; }
@@ -59,7 +60,9 @@ class Tensor {
     return v;
   }
   template <class T>
-  T* mutable_data() { return reinterpret_cast<T*>(mutable_bytes().data()); }
+  T* mutable_data() {
+    return reinterpret_cast<T*>(mutable_bytes().data());
+  }
 
  private:
   static Tensor allocate(DType dtype, Shape shape, bool zero);

@@ -13,15 +13,26 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/formats/format.hpp"
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/core/tensor.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 
 enum class GgufType : std::uint32_t {
-  UInt8 = 0, Int8 = 1, UInt16 = 2, Int16 = 3, UInt32 = 4, Int32 = 5, Float32 = 6,
-  Bool = 7, String = 8, Array = 9, UInt64 = 10, Int64 = 11, Float64 = 12,
+  UInt8 = 0,
+  Int8 = 1,
+  UInt16 = 2,
+  Int16 = 3,
+  UInt32 = 4,
+  Int32 = 5,
+  Float32 = 6,
+  Bool = 7,
+  String = 8,
+  Array = 9,
+  UInt64 = 10,
+  Int64 = 11,
+  Float64 = 12,
 };
 std::string_view gguf_type_name(GgufType type);  // "u8", "i8", ..., "str", "arr"
 
@@ -40,7 +51,7 @@ class GgufValue {
   std::int64_t as_i64() const;   // any integer type that fits
   double as_f64() const;         // float32/float64 (exact widening)
   float as_f32() const;
-  bool as_bool() const;          // the stored byte is non-zero
+  bool as_bool() const;  // the stored byte is non-zero
   std::uint8_t bool_byte() const;
   std::string_view as_string() const;
   GgufArray as_array() const;
@@ -51,8 +62,8 @@ class GgufValue {
   friend class GgufParser;
   friend class GgufArray;
   GgufType type_ = GgufType::UInt8;
-  std::uint64_t bits_ = 0;        // scalars
-  std::string_view text_;         // strings
+  std::uint64_t bits_ = 0;                  // scalars
+  std::string_view text_;                   // strings
   const std::byte* array_begin_ = nullptr;  // arrays: first element
   GgufType elem_type_ = GgufType::UInt8;
   std::uint64_t count_ = 0;
@@ -91,9 +102,9 @@ struct TensorInfo {
   std::uint64_t file_offset;      // absolute offset in its shard file
   std::uint64_t element_count;
   std::uint64_t byte_size;
-  std::size_t shard;              // index into GgufFile::shards()
+  std::size_t shard;  // index into GgufFile::shards()
 
-  Shape onnx_shape() const;       // [ne_{n-1}, ..., ne1, ne0]
+  Shape onnx_shape() const;  // [ne_{n-1}, ..., ne1, ne0]
 };
 
 // One parsed GGUF file.

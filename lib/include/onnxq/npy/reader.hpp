@@ -20,12 +20,12 @@ namespace onnxq {
 inline constexpr std::size_t kNpyMaxHeaderBytes = 65536;
 
 struct NpyArrayInfo {
-  int major_version = 0;      // 1, 2 or 3
+  int major_version = 0;  // 1, 2 or 3
   DType dtype = DType::Undefined;
   Shape shape;
-  std::size_t data_offset = 0;  // where the array data starts in the file
-  std::size_t item_bytes = 0;   // bytes per element in the file ('<U8' is 32)
-  bool byteswap = false;        // the file's multi-byte items are big-endian
+  std::size_t data_offset = 0;    // where the array data starts in the file
+  std::size_t item_bytes = 0;     // bytes per element in the file ('<U8' is 32)
+  bool byteswap = false;          // the file's multi-byte items are big-endian
   std::size_t unicode_chars = 0;  // for '<U<n>': n (the tensor is STRING)
 };
 

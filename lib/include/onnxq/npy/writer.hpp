@@ -21,7 +21,8 @@ std::string npy_header(DType dtype, const Shape& shape);
 // Header plus data of a whole numeric tensor.
 std::string npy_bytes(const Tensor& tensor);
 
-// The preamble and header for `t` (any dtype npy_header takes, or STRING), padded so the data starts at a multiple of 64 bytes.
+// The preamble and header for `t` (any dtype npy_header takes, or STRING), padded so the data starts at a multiple of
+// 64 bytes.
 std::string npy_tensor_header(const Tensor& t);
 
 // Calls `write` with the header and then the data, in pieces (strings are encoded a chunk at a time).

@@ -24,7 +24,7 @@ struct CaseResult {
   std::string name;  // the folder's name
   std::string path;
   CaseStatus status = CaseStatus::Pass;
-  std::string reason;  // why it failed or was skipped, as the error said it (any bytes); empty for PASS
+  std::string reason;   // why it failed or was skipped, as the error said it (any bytes); empty for PASS
   std::string op_type;  // empty when the model did not load
   std::string domain;
   std::int64_t opset = 0;

@@ -24,7 +24,7 @@ struct OpAttributeSchema {
 struct OpSchema {
   std::string_view op_type;
   std::int64_t since_version;
-  std::span<const std::string_view> inputs;   // all required
+  std::span<const std::string_view> inputs;  // all required
   std::span<const std::string_view> outputs;
   std::span<const OpAttributeSchema> attributes;
   bool implemented;  // false: onnxq knows the operator but its kernel is not built in

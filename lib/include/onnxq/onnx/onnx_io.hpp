@@ -71,8 +71,8 @@ struct NodeAttribute {
 struct OnnxNode {
   std::string name;
   std::string op_type;
-  std::string domain;                // as written: "" and "ai.onnx" both mean the default domain
-  std::vector<std::string> inputs;   // "" marks an absent optional input
+  std::string domain;               // as written: "" and "ai.onnx" both mean the default domain
+  std::vector<std::string> inputs;  // "" marks an absent optional input
   std::vector<std::string> outputs;
   std::vector<NodeAttribute> attributes;
 

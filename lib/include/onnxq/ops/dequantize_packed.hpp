@@ -5,14 +5,14 @@
 #include <cstdint>
 #include <string_view>
 
-#include "onnxq/formats/format.hpp"
 #include "onnxq/core/tensor.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 
 struct DequantizePackedAttributes {
-  std::string_view format;          // "gguf:q4_0" ... (case-sensitive, as the operator says)
-  Shape shape;                      // ONNX order, rank >= 1
+  std::string_view format;            // "gguf:q4_0" ... (case-sensitive, as the operator says)
+  Shape shape;                        // ONNX order, rank >= 1
   DType output_dtype = DType::Float;  // Float, Float16, BFloat16 or Double
 };
 

@@ -13,7 +13,7 @@ namespace onnxq {
 
 struct UnpackAttributes {
   std::int64_t axis = -1;
-  std::optional<std::int64_t> bits;        // exclusive with radix/group_size
+  std::optional<std::int64_t> bits;  // exclusive with radix/group_size
   std::optional<std::int64_t> radix;
   std::optional<std::int64_t> group_size;
 };

@@ -7,8 +7,8 @@
 #include <functional>
 #include <span>
 
-#include "onnxq/stats/block_scales.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/stats/block_scales.hpp"
 
 namespace onnxq {
 
@@ -16,14 +16,14 @@ namespace onnxq {
 // mean and m2 use double accumulators: a chunk is summed, centred on its own mean (two
 // passes over cache-resident data), and chunks are combined with Chan's parallel formula.
 struct ValueStats {
-  std::uint64_t count = 0;   // all values
+  std::uint64_t count = 0;  // all values
   std::uint64_t finite = 0;
-  std::uint64_t zeros = 0;   // +0 and -0
+  std::uint64_t zeros = 0;  // +0 and -0
   std::uint64_t nan = 0;
   std::uint64_t inf = 0;
-  double min = 0, max = 0;   // meaningful when finite > 0
+  double min = 0, max = 0;  // meaningful when finite > 0
   double mean = 0;
-  double m2 = 0;             // sum of squared deviations from the mean
+  double m2 = 0;  // sum of squared deviations from the mean
 
   void add(std::span<const float> values);
   void merge(const ValueStats& other);
@@ -43,23 +43,21 @@ inline constexpr std::uint64_t kStatsChunkElements = std::uint64_t{1} << 16;
 // Decodes `src` (a tensor's packed bytes, element_count values) to float32 in chunks and
 // summarizes it, never holding more than one chunk per thread. threads == 0: all cores.
 // `on_chunk(bytes)` is called after each chunk with its input bytes, from any thread.
-TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src,
-                                 std::uint64_t element_count, int threads = 0,
-                                 const std::function<void(std::uint64_t)>& on_chunk = {});
+TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
+                                 int threads = 0, const std::function<void(std::uint64_t)>& on_chunk = {});
 
 // Differences between two decodings of the same number of values (float32).
 struct DifferenceStats {
   std::uint64_t count = 0;
-  std::uint64_t differing = 0;   // values that are not equal (NaN == NaN counts as equal)
-  std::uint64_t nonfinite = 0;   // pairs whose difference is not finite (excluded below)
+  std::uint64_t differing = 0;  // values that are not equal (NaN == NaN counts as equal)
+  std::uint64_t nonfinite = 0;  // pairs whose difference is not finite (excluded below)
   double max_abs = 0;
-  double sum_sq = 0;             // of the finite differences
+  double sum_sq = 0;  // of the finite differences
   double rms() const;
 };
 
-DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a,
-                                const BlockFormat& format_b, std::span<const std::byte> b,
-                                std::uint64_t element_count, int threads = 0,
+DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
+                                std::span<const std::byte> b, std::uint64_t element_count, int threads = 0,
                                 const std::function<void(std::uint64_t)>& on_chunk = {});
 
 }  // namespace onnxq

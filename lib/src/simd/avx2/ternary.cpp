@@ -1,4 +1,7 @@
 // The avx2 build of the ternary format kernels (compiled with this ISA's flags).
+// In this order: the ISA vector layer, then the shared kernel pieces, then the family.
 #include "simd/vec_avx2.hpp"
+
 #include "simd/kernels_common-inl.hpp"
+
 #include "simd/ternary-inl.hpp"

@@ -50,9 +50,9 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
     const __m256i mul_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.mul_hi));
     const __m256i mask = _mm256_set1_epi8(static_cast<char>((1u << BITS) - 1));
     auto codes32 = [&](const std::uint8_t* p) {  // lane 1 starts at 2*BITS bytes
-      const __m256i lanes = _mm256_inserti128_si256(
-          _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * BITS)), 1);
+      const __m256i lanes =
+          _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * BITS)), 1);
       const __m256i a = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_shuffle_epi8(lanes, lo_codes), mul_lo), 8);
       const __m256i b = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_shuffle_epi8(lanes, hi_codes), mul_hi), 8);
       return _mm256_and_si256(_mm256_packus_epi16(a, b), mask);
@@ -89,8 +89,10 @@ struct Radix3Tables {
         const unsigned p = 32 * m + t, lane = p / 16;
         group[m][t] = static_cast<std::uint8_t>(p / 5 - (lane < 5 ? 0 : 16));
         const unsigned c = pow3[p % 5];
-        if (t % 2 == 0) even[m][t / 2] = static_cast<std::uint16_t>(c << 8);
-        else odd[m][t / 2] = static_cast<std::uint16_t>(c);
+        if (t % 2 == 0)
+          even[m][t / 2] = static_cast<std::uint16_t>(c << 8);
+        else
+          odd[m][t / 2] = static_cast<std::uint16_t>(c);
       }
   }
 };
@@ -105,7 +107,9 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
   const __m256i low = _mm256_set1_epi16(0x00FF), high = _mm256_set1_epi16(static_cast<short>(0xFF00));
   const __m256i three = _mm256_set1_epi16(3), limit = _mm256_set1_epi8(static_cast<char>(242));
   const __m256i c13 = _mm256_set1_epi16(13), c242 = _mm256_set1_epi16(242), c270 = _mm256_set1_epi16(270);
-  auto scaled = [&](__m256i v) { return _mm256_add_epi16(v, _mm256_mulhi_epu16(_mm256_add_epi16(_mm256_mullo_epi16(v, c13), c242), c270)); };
+  auto scaled = [&](__m256i v) {
+    return _mm256_add_epi16(v, _mm256_mulhi_epu16(_mm256_add_epi16(_mm256_mullo_epi16(v, c13), c242), c270));
+  };
   std::uint64_t c = 0, g = 0;
   for (; c + 160 <= count; c += 160, g += 32) {
     const __m256i v = load256(in + g);
@@ -113,8 +117,8 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
       if (stream) _mm_sfence();
       return false;
     }
-    const __m256i q = _mm256_or_si256(scaled(_mm256_and_si256(v, low)),
-                                      _mm256_slli_epi16(scaled(_mm256_srli_epi16(v, 8)), 8));
+    const __m256i q =
+        _mm256_or_si256(scaled(_mm256_and_si256(v, low)), _mm256_slli_epi16(scaled(_mm256_srli_epi16(v, 8)), 8));
     const __m256i q00 = _mm256_permute2x128_si256(q, q, 0x00), q11 = _mm256_permute2x128_si256(q, q, 0x11);
     const __m256i sources[5] = {q00, q00, q, q11, q11};  // lanes (0,1) (2,3) (4,5) (6,7) (8,9)
     for (unsigned m = 0; m < 5; ++m) {
@@ -122,8 +126,10 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
       const __m256i de = _mm256_mulhi_epu16(_mm256_mullo_epi16(_mm256_and_si256(r, low), load256(t.even[m])), three);
       const __m256i dodd = _mm256_mulhi_epu16(_mm256_mullo_epi16(_mm256_and_si256(r, high), load256(t.odd[m])), three);
       const __m256i d = _mm256_or_si256(de, _mm256_slli_epi16(dodd, 8));
-      if (stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(out + c + 32 * m), d);
-      else _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 32 * m), d);
+      if (stream)
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(out + c + 32 * m), d);
+      else
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c + 32 * m), d);
     }
   }
   if (stream) _mm_sfence();
@@ -134,11 +140,8 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
 
 namespace avx2 {
 const UnpackKernels& unpack_kernels() {
-  static const UnpackKernels k{"avx2",
-                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
-                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
-                               &radix3_row<false>,
-                               &radix3_row<true>};
+  static const UnpackKernels k{"avx2", ONNXQ_UNPACK_BITS_ROWS(bits_row, false), ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
+                               &radix3_row<false>, &radix3_row<true>};
   return k;
 }
 }  // namespace avx2

@@ -20,7 +20,7 @@ inline __mmask64 first_bytes(std::uint64_t n) { return n >= 64 ? ~__mmask64{0} :
 
 template <unsigned BITS>
 struct BitsTables {
-  std::uint32_t dwords[16]{};       // lane k <- the 4 dwords from dword floor(BITS*k/2)
+  std::uint32_t dwords[16]{};                   // lane k <- the 4 dwords from dword floor(BITS*k/2)
   std::uint8_t lo_codes[64]{}, hi_codes[64]{};  // per lane: windows of codes 0..7 / 8..15
   std::uint16_t shift_lo[32]{}, shift_hi[32]{};
   constexpr BitsTables() {
@@ -86,12 +86,10 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 
 namespace avx512 {
 const UnpackKernels& unpack_kernels() {
-  static const UnpackKernels k{"avx512bw",
-                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+  static const UnpackKernels k{"avx512bw", ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
                                ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
                                // Every CPU with this path has AVX2 (CpuFeatures::avx512 implies avx2).
-                               avx2::unpack_kernels().radix3,
-                               avx2::unpack_kernels().radix3_stream};
+                               avx2::unpack_kernels().radix3, avx2::unpack_kernels().radix3_stream};
   return k;
 }
 }  // namespace avx512

@@ -59,7 +59,8 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
         c = head;
         pos = head / 8 * BITS;
         for (; c + 64 <= count && pos + 64 <= in_bytes; c += 64, pos += step)
-          _mm512_stream_si512(reinterpret_cast<__m512i*>(out + c), codes64<BITS>(_mm512_loadu_si512(in + pos), perm, shift, mask));
+          _mm512_stream_si512(reinterpret_cast<__m512i*>(out + c),
+                              codes64<BITS>(_mm512_loadu_si512(in + pos), perm, shift, mask));
         _mm_sfence();
       }
     }
@@ -73,19 +74,22 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 // q / 256 approximates v / 243 = 0.d4d3d2d1d0 (base 3), so digit d_i is the integer part of
 // 3 * frac(q * 3^(4-i) / 256): ((q * 3^(4-i)) mod 256) * 3 >> 8 (checked for all 243 v by the tests).
 struct Radix3Tables {
-  std::uint8_t q[4][64]{};      // q(v) for v in [64k, 64k+64)
-  std::uint8_t group[5][64]{};  // output byte -> group within the 64 bytes
+  std::uint8_t q[4][64]{};                    // q(v) for v in [64k, 64k+64)
+  std::uint8_t group[5][64]{};                // output byte -> group within the 64 bytes
   std::uint16_t even[5][32]{}, odd[5][32]{};  // 3^(4-i) mod 256, placed for the multiply
   constexpr Radix3Tables() {
-    for (unsigned v = 0; v < 256; ++v) q[v / 64][v % 64] = static_cast<std::uint8_t>(v < 243 ? (256 * v + 242) / 243 : 0);
+    for (unsigned v = 0; v < 256; ++v)
+      q[v / 64][v % 64] = static_cast<std::uint8_t>(v < 243 ? (256 * v + 242) / 243 : 0);
     constexpr unsigned pow3[5] = {81, 27, 9, 3, 1};
     for (unsigned m = 0; m < 5; ++m)
       for (unsigned t = 0; t < 64; ++t) {
         const unsigned p = 64 * m + t;
         group[m][t] = static_cast<std::uint8_t>(p / 5);
         const unsigned c = pow3[p % 5];
-        if (t % 2 == 0) even[m][t / 2] = static_cast<std::uint16_t>(c << 8);
-        else odd[m][t / 2] = static_cast<std::uint16_t>(c);
+        if (t % 2 == 0)
+          even[m][t / 2] = static_cast<std::uint16_t>(c << 8);
+        else
+          odd[m][t / 2] = static_cast<std::uint16_t>(c);
       }
   }
 };
@@ -117,9 +121,12 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
       const __m512i de = _mm512_mulhi_epu16(_mm512_mullo_epi16(_mm512_and_si512(r, low), even[m]), three);
       const __m512i dodd = _mm512_mulhi_epu16(_mm512_mullo_epi16(_mm512_and_si512(r, high), odd[m]), three);
       const __m512i d = _mm512_or_si512(de, _mm512_slli_epi16(dodd, 8));
-      if (codes >= 64 * m + 64 && stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64 * m), d);
-      else if (codes >= 64 * m + 64) _mm512_storeu_si512(dst + 64 * m, d);
-      else _mm512_mask_storeu_epi8(dst + 64 * m, first_bytes(codes - 64 * m), d);
+      if (codes >= 64 * m + 64 && stream)
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64 * m), d);
+      else if (codes >= 64 * m + 64)
+        _mm512_storeu_si512(dst + 64 * m, d);
+      else
+        _mm512_mask_storeu_epi8(dst + 64 * m, first_bytes(codes - 64 * m), d);
     }
     return true;
   };
@@ -138,11 +145,8 @@ bool radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count) 
 
 namespace avx512vbmi {
 const UnpackKernels& unpack_kernels() {
-  static const UnpackKernels k{"avx512vbmi",
-                               ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
-                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
-                               &radix3_row<false>,
-                               &radix3_row<true>};
+  static const UnpackKernels k{"avx512vbmi", ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+                               ONNXQ_UNPACK_BITS_ROWS(bits_row, true), &radix3_row<false>, &radix3_row<true>};
   return k;
 }
 }  // namespace avx512vbmi

@@ -26,14 +26,16 @@ struct ByteExpansion {
   std::array<std::array<std::uint8_t, per_byte>, 256> codes{};
   ByteExpansion() {
     for (unsigned v = 0; v < 256; ++v)
-      for (unsigned j = 0; j < per_byte; ++j) codes[v][j] = static_cast<std::uint8_t>((v >> (j * BITS)) & ((1u << BITS) - 1));
+      for (unsigned j = 0; j < per_byte; ++j)
+        codes[v][j] = static_cast<std::uint8_t>((v >> (j * BITS)) & ((1u << BITS) - 1));
   }
 };
 
 // Eight codes of BITS bits occupy exactly BITS bytes: whole chunks need no bit-level carry.
 // `in_bytes` is the row's length: wide reads are used only where they stay inside the row.
 template <unsigned BITS>
-void unpack_bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, [[maybe_unused]] std::uint64_t in_bytes) {
+void unpack_bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count,
+                     [[maybe_unused]] std::uint64_t in_bytes) {
   constexpr std::uint64_t mask = (std::uint64_t{1} << BITS) - 1;
   if constexpr (BITS == 8) {
     std::memcpy(out, in, count);
@@ -102,13 +104,13 @@ bool unpack_radix3_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t 
   return true;
 }
 
-constexpr UnpackKernels kPortable{"portable",
-                                  {nullptr, &unpack_bits_row<1>, &unpack_bits_row<2>, &unpack_bits_row<3>,
-                                   &unpack_bits_row<4>, &unpack_bits_row<5>, &unpack_bits_row<6>,
-                                   &unpack_bits_row<7>, &unpack_bits_row<8>},
-                                  {},
-                                  &unpack_radix3_row,
-                                  nullptr};
+constexpr UnpackKernels kPortable{
+    "portable",
+    {nullptr, &unpack_bits_row<1>, &unpack_bits_row<2>, &unpack_bits_row<3>, &unpack_bits_row<4>, &unpack_bits_row<5>,
+     &unpack_bits_row<6>, &unpack_bits_row<7>, &unpack_bits_row<8>},
+    {},
+    &unpack_radix3_row,
+    nullptr};
 
 }  // namespace
 
