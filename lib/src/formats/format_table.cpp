@@ -53,31 +53,4 @@ bool is_removed_ggml_type(std::uint32_t ggml_type) {
   return false;
 }
 
-std::string_view family_name(FormatFamily family) {
-  switch (family) {
-    case FormatFamily::Legacy: return "legacy";
-    case FormatFamily::KQuant: return "kquant";
-    case FormatFamily::Iq: return "iq";
-    case FormatFamily::Ternary: return "ternary";
-    case FormatFamily::Fp4: return "fp4";
-    case FormatFamily::LowBit: return "lowbit";
-    case FormatFamily::Plain: return "plain";
-  }
-  return "?";
-}
-
-std::string_view field_kind_name(FieldKind kind) {
-  switch (kind) {
-    case FieldKind::Bytes: return "bytes";
-    case FieldKind::Fp16Scale: return "fp16 scale";
-    case FieldKind::Fp32Scale: return "fp32 scale";
-    case FieldKind::E8M0Scale: return "e8m0 scale";
-    case FieldKind::UE4M3Scales: return "ue4m3 scales";
-    case FieldKind::Iq1mScales: return "iq1_m scales";
-    case FieldKind::Fp16Sum: return "fp16 sum";
-    case FieldKind::I16Sums: return "int16 sums";
-  }
-  return "?";
-}
-
 }  // namespace onnxq

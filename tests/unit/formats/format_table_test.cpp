@@ -141,7 +141,7 @@ TEST(FormatRows, FieldsSitWhereTheSpecPutsThem) {
     ASSERT_NE(field, nullptr);
     EXPECT_EQ(field->offset, c.offset);
     EXPECT_EQ(field->width, c.width);
-    EXPECT_EQ(field->kind, c.kind) << field_kind_name(field->kind);
+    EXPECT_EQ(field->kind, c.kind) << "kind " << static_cast<int>(field->kind);
   }
 }
 

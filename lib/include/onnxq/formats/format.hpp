@@ -16,7 +16,6 @@ namespace onnxq {
 // Which reference file (lib/src/reference/<family>.cpp) and SIMD kernels
 // (lib/src/simd/<family>-inl.hpp) decode a format.
 enum class FormatFamily : std::uint8_t { Legacy, KQuant, Iq, Ternary, Fp4, LowBit, Plain };
-std::string_view family_name(FormatFamily family);  // "legacy", "kquant", ...
 
 // What the bytes of one block field hold.
 enum class FieldKind : std::uint8_t {
@@ -29,7 +28,6 @@ enum class FieldKind : std::uint8_t {
   Fp16Sum,      // a binary16 that decoding never reads (q8_1's s)
   I16Sums,      // little-endian int16 sums that decoding never reads (q8_k's bsums)
 };
-std::string_view field_kind_name(FieldKind kind);  // "bytes", "fp16 scale", ...
 
 // One field of a block: `width` bytes at byte `offset` of the block.
 struct BlockField {
