@@ -24,22 +24,21 @@ void add(PathKernels& k, std::span<const FusedDecoders> family) {
   for (const FusedDecoders& d : family) k.blocks[d.format_index] = &d;
 }
 
+// Adds every family table of the ISA namespace `ns` in scope.
+#define ONNXQ_ADD_FAMILY(family) add(k, ns::family##_decoders());
+
 PathKernels build(Isa isa) {
   PathKernels k;
 #if ONNXQ_HAVE_X86_SIMD
   const CpuFeatures& cpu = cpu_features();
   if (isa == Isa::Avx2 && cpu.avx2) {
     namespace ns = simd::avx2;
-    for (auto family : {ns::legacy_decoders(), ns::kquant_decoders(), ns::iq_decoders(), ns::ternary_decoders(),
-                        ns::fp4_decoders(), ns::lowbit_decoders()})
-      add(k, family);
+    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
     k.plain = &ns::plain_converters();
     k.unpack = &simd::avx2::unpack_kernels();
   } else if (isa == Isa::Avx512 && cpu.avx512) {
     namespace ns = simd::avx512;
-    for (auto family : {ns::legacy_decoders(), ns::kquant_decoders(), ns::iq_decoders(), ns::ternary_decoders(),
-                        ns::fp4_decoders(), ns::lowbit_decoders()})
-      add(k, family);
+    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
     k.plain = &ns::plain_converters();
     k.unpack = cpu.avx512_vbmi ? &simd::avx512vbmi::unpack_kernels() : &simd::avx512::unpack_kernels();
   }
@@ -48,6 +47,7 @@ PathKernels build(Isa isa) {
 #endif
   return k;
 }
+#undef ONNXQ_ADD_FAMILY
 
 const PathKernels& active_kernels() {
   static const std::array<PathKernels, 3> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512)};

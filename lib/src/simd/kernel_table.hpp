@@ -28,19 +28,19 @@ struct PlainConverters {
   FusedDecodeFn streaming[kPlainSources][kOutSlots];
 };
 
-// Each ISA namespace defines these in lib/src/simd/<isa>/<family>.cpp, one table per format family.
-#define ONNXQ_DECLARE_ISA_TABLES(ns)                 \
-  namespace ns {                                     \
-  std::span<const FusedDecoders> legacy_decoders();  \
-  std::span<const FusedDecoders> kquant_decoders();  \
-  std::span<const FusedDecoders> iq_decoders();      \
-  std::span<const FusedDecoders> ternary_decoders(); \
-  std::span<const FusedDecoders> fp4_decoders();     \
-  std::span<const FusedDecoders> lowbit_decoders();  \
-  const PlainConverters& plain_converters();         \
-  }
-ONNXQ_DECLARE_ISA_TABLES(avx2)
-ONNXQ_DECLARE_ISA_TABLES(avx512)
-#undef ONNXQ_DECLARE_ISA_TABLES
+// The format families with SIMD kernels: each ISA defines <family>_decoders() in
+// lib/src/simd/<isa>/<family>.cpp. Adding a family is one entry here.
+#define ONNXQ_SIMD_FAMILIES(X) X(legacy) X(kquant) X(iq) X(ternary) X(fp4) X(lowbit)
+
+#define ONNXQ_DECLARE_FAMILY_TABLE(family) std::span<const FusedDecoders> family##_decoders();
+namespace avx2 {
+ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE)
+const PlainConverters& plain_converters();
+}  // namespace avx2
+namespace avx512 {
+ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE)
+const PlainConverters& plain_converters();
+}  // namespace avx512
+#undef ONNXQ_DECLARE_FAMILY_TABLE
 
 }  // namespace onnxq::simd
