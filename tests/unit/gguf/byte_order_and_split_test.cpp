@@ -173,6 +173,44 @@ TEST_F(SplitModel, MissingShardIsAnIoError) {
   }
 }
 
+TEST_F(SplitModel, ShardsPresentOpenWhenOthersAreAllowedToBeMissing) {
+  write_shards(3, 1);
+  std::filesystem::remove(shard_name(2, 3));
+  const GgufFile model = GgufFile::open(shard_name(3, 3), ShardPolicy::AllowMissing);
+  ASSERT_EQ(model.shards().size(), 2u);
+  ASSERT_EQ(model.missing_shards().size(), 1u);
+  EXPECT_EQ(model.missing_shards()[0].split_number, 2);
+  EXPECT_EQ(model.missing_shards()[0].path, shard_name(2, 3));
+  EXPECT_EQ(model.named_shard().split_number, 3);
+  EXPECT_EQ(model.named_shard().path, shard_name(3, 3));
+  ASSERT_EQ(model.tensors().size(), 2u);
+  EXPECT_EQ(model.tensors()[1].name, "t2.0");
+  EXPECT_EQ(model.shards()[model.tensors()[1].shard].split_number, 3);
+}
+
+TEST_F(SplitModel, OnlyThisFileReadsTheNamedShardAlone) {
+  write_shards(3, 1);
+  std::filesystem::remove(shard_name(1, 3));
+  const GgufFile model = GgufFile::open(shard_name(2, 3), ShardPolicy::OnlyThisFile);
+  ASSERT_EQ(model.shards().size(), 1u);
+  EXPECT_TRUE(model.missing_shards().empty());
+  EXPECT_EQ(model.find_metadata("split.no")->as_u64(), 1u);
+  EXPECT_EQ(model.find_metadata("general.name"), nullptr) << "shard 1's keys are not this file's";
+  EXPECT_EQ(model.named_shard().split_number, 2);
+}
+
+TEST_F(SplitModel, RenamedShardCountsItsSiblingsAsMissing) {
+  write_shards(3, 1);
+  const auto renamed = (dir_ / "renamed.gguf").string();
+  std::filesystem::rename(shard_name(2, 3), renamed);
+  const GgufFile model = GgufFile::open(renamed, ShardPolicy::AllowMissing);
+  EXPECT_EQ(model.named_shard().split_number, 2);
+  ASSERT_EQ(model.missing_shards().size(), 2u);
+  EXPECT_EQ(model.missing_shards()[0].split_number, 1);
+  EXPECT_EQ(model.missing_shards()[1].split_number, 3);
+  EXPECT_TRUE(model.missing_shards()[0].path.empty());
+}
+
 TEST_F(SplitModel, CountThatDisagreesWithTheNameIsRejected) {
   write_shards(2, 1, 5);
   EXPECT_THROW(GgufFile::open(shard_name(1, 2)), Error);
