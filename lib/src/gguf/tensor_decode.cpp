@@ -45,6 +45,17 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
   const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);
   const int wanted = threads > 0 ? threads : omp_get_max_threads();
   const int team = static_cast<int>(std::clamp<std::uint64_t>(steps, 1, static_cast<std::uint64_t>(wanted)));
+  auto decode_step = [&](std::uint64_t s, std::vector<std::byte>& scratch) {
+    const std::uint64_t at = s * step;
+    const std::uint64_t n = std::min(step, block_count - at);
+    const auto le = little_endian_blocks(format, bytes, true, first_block + at, n, scratch);
+    decode_blocks(format, le, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
+  };
+  if (team <= 1) {  // the usual case (decoded_stream's decoder threads): no OpenMP team
+    std::vector<std::byte> scratch;
+    for (std::uint64_t s = 0; s < steps; ++s) decode_step(s, scratch);
+    return;
+  }
   std::exception_ptr failure;
 #pragma omp parallel num_threads(team)
   {
@@ -52,10 +63,7 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t s = 0; s < static_cast<std::int64_t>(steps); ++s) {
       try {
-        const std::uint64_t at = static_cast<std::uint64_t>(s) * step;
-        const std::uint64_t n = std::min(step, block_count - at);
-        const auto le = little_endian_blocks(format, bytes, true, first_block + at, n, scratch);
-        decode_blocks(format, le, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
+        decode_step(static_cast<std::uint64_t>(s), scratch);
       } catch (...) {
 #pragma omp critical(onnxq_tensor_decode_failure)
         if (!failure) failure = std::current_exception();
