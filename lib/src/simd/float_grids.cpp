@@ -21,13 +21,27 @@ std::vector<float> expand(const Table& grid, int bytes_per_entry) {
   return out;
 }
 
+// Lane k of entry e is -0.0f where bit k of bits(e) is set, else +0.0f.
+template <class Bits>
+std::vector<float> sign_masks(int entries, Bits bits) {
+  std::vector<float> out;
+  out.reserve(static_cast<std::size_t>(entries) * 8);
+  for (int e = 0; e < entries; ++e)
+    for (int k = 0; k < 8; ++k) out.push_back(((bits(e) >> k) & 1) ? -0.0f : 0.0f);
+  return out;
+}
+
 }  // namespace
 
 const FloatGrids& float_grids() {
   static const std::vector<float> iq2xxs = expand(formats::kIq2xxsGrid, 8), iq2xs = expand(formats::kIq2xsGrid, 8),
                                   iq2s = expand(formats::kIq2sGrid, 8), iq3xxs = expand(formats::kIq3xxsGrid, 4),
                                   iq3s = expand(formats::kIq3sGrid, 4);
-  static const FloatGrids grids{iq2xxs.data(), iq2xs.data(), iq2s.data(), iq3xxs.data(), iq3s.data()};
+  static const std::vector<float> sign_bytes = sign_masks(256, [](int b) { return static_cast<unsigned>(b); }),
+                                  sign_codes =
+                                      sign_masks(128, [](int s) { return unsigned{formats::kKsignsIq2xs[s]}; });
+  static const FloatGrids grids{iq2xxs.data(), iq2xs.data(),      iq2s.data(),      iq3xxs.data(),
+                                iq3s.data(),   sign_bytes.data(), sign_codes.data()};
   return grids;
 }
 

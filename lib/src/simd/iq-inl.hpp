@@ -1,6 +1,7 @@
-// SIMD kernels for the IQ formats (spec §7). Grid entries are looked up per 8 (or 4)
-// elements and widened 16 at a time; signs flip after the magnitude product, which is
-// exactly the spec's "* -1.0" for every non-NaN value. Include after kernels_common-inl.hpp.
+// SIMD kernels for the IQ formats (spec §7). Grid entries are float32 rows looked up per
+// 8 (or 4) elements, 16 at a time; signs flip after the magnitude product (an xor with a
+// sign-mask row, or a mask register), which is exactly the spec's "* -1.0" for every
+// non-NaN value (NaN patterns are unspecified, spec §2.5). Include after kernels_common-inl.hpp.
 #include "formats/codebooks.hpp"
 #include "simd/float_grids.hpp"
 
@@ -8,7 +9,6 @@ namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 using formats::kIq1sGrid;
-using formats::kKsignsIq2xs;
 using formats::kKvaluesIq4nl;
 
 // The magnitudes of two 8-element grid entries (float32 rows of float_grids()).
@@ -20,19 +20,34 @@ inline VF grid_quad(const float* grid, unsigned i0, unsigned i1, unsigned i2, un
 // db = (d * (0.5 + s)) * f, three float32 operations in this order.
 inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + static_cast<float>(s))) * f; }
 
+// Signs from two 7-bit ksigns codes (8 elements each), as lane-mask rows: no table of
+// ksigns bytes, no parity, no bit tests.
+inline VF flip_codes(VF x, const float* rows, unsigned c0, unsigned c1) {
+  return xor_rows8(x, rows + 8 * c0, rows + 8 * c1);
+}
+// Signs from the two full sign bytes at p (bit k of the 16 bits negates element k).
+inline VF flip_bytes(VF x, const float* rows, const std::uint8_t* p) {
+  if constexpr (kMaskRegisters) {
+    return negate_where(x, rd16(p));
+  } else {
+    return xor_rows8(x, rows + 8 * p[0], rows + 8 * p[1]);
+  }
+}
+
 struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
-    const float* grid = float_grids().iq2xxs;
+    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const float* grid = g.iq2xxs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint8_t* o = b + offsetof(Layout, qs) + 8 * ib;
       const std::uint32_t W = rd32(o + 4);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.25f));
       for (int p = 0; p < 2; ++p) {
-        const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
         const VF mag = grid_pair(grid, o[2 * p], o[2 * p + 1]);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
+        out.put(i + 32 * ib + 16 * p,
+                flip_codes(db * mag, g.sign_codes, (W >> (14 * p)) & 127, (W >> (14 * p + 7)) & 127));
       }
     }
   }
@@ -44,14 +59,15 @@ struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *scales = b + offsetof(Layout, scales);
-    const float* grid = float_grids().iq2xs;
+    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const float* grid = g.iq2xs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint8_t sc = scales[ib];
       for (int p = 0; p < 2; ++p) {
         const std::uint32_t v0 = rd16(qs + 2 * (4 * ib + 2 * p)), v1 = rd16(qs + 2 * (4 * ib + 2 * p + 1));
         const VF db = vf_set1(iq_scale(d, p == 0 ? (sc & 15u) : (sc >> 4u), 0.25f));
         const VF mag = grid_pair(grid, v0 & 511, v1 & 511);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, kKsignsIq2xs[v0 >> 9] | (kKsignsIq2xs[v1 >> 9] << 8)));
+        out.put(i + 32 * ib + 16 * p, flip_codes(db * mag, g.sign_codes, v0 >> 9, v1 >> 9));
       }
     }
   }
@@ -64,15 +80,17 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *signs = b + offsetof(Layout, signs),
                        *qh = b + offsetof(Layout, qh), *scales = b + offsetof(Layout, scales);
-    const float* grid = float_grids().iq2s;
+    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const float* grid = g.iq2s;
     for (int ib = 0; ib < 8; ++ib) {
+      const unsigned h = qh[ib];
       for (int p = 0; p < 2; ++p) {
         const int l0 = 2 * p, l1 = 2 * p + 1;
-        const int idx0 = qs[4 * ib + l0] + 256 * ((qh[ib] >> (2 * l0)) & 3);
-        const int idx1 = qs[4 * ib + l1] + 256 * ((qh[ib] >> (2 * l1)) & 3);
+        const unsigned idx0 = qs[4 * ib + l0] | (((h >> (2 * l0)) & 3) << 8);
+        const unsigned idx1 = qs[4 * ib + l1] | (((h >> (2 * l1)) & 3) << 8);
         const VF db = vf_set1(iq_scale(d, p == 0 ? (scales[ib] & 15u) : (scales[ib] >> 4u), 0.25f));
         const VF mag = grid_pair(grid, idx0, idx1);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, rd16(signs + 4 * ib + l0)));
+        out.put(i + 32 * ib + 16 * p, flip_bytes(db * mag, g.sign_bytes, signs + 4 * ib + l0));
       }
     }
   }
@@ -83,15 +101,16 @@ struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *sas = b + offsetof(Layout, sas);
-    const float* grid = float_grids().iq3xxs;
+    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const float* grid = g.iq3xxs;
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint32_t W = rd32(sas + 4 * ib);
       const VF db = vf_set1(iq_scale(d, W >> 28, 0.5f));  // 0.5 here, not 0.25
       for (int p = 0; p < 2; ++p) {
         const std::uint8_t* q = qs + 8 * ib + 4 * p;
-        const unsigned s0 = kKsignsIq2xs[(W >> (14 * p)) & 127], s1 = kKsignsIq2xs[(W >> (14 * p + 7)) & 127];
         const VF mag = grid_quad(grid, q[0], q[1], q[2], q[3]);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, s0 | (s1 << 8)));
+        out.put(i + 32 * ib + 16 * p,
+                flip_codes(db * mag, g.sign_codes, (W >> (14 * p)) & 127, (W >> (14 * p + 7)) & 127));
       }
     }
   }
@@ -104,17 +123,19 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh),
                        *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
-    const float* grid = float_grids().iq3s;
+    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const float* grid = g.iq3s;
     for (int ib = 0; ib < 8; ++ib) {
       const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
       const VF db = vf_set1(d * static_cast<float>(1 + 2 * s));
-      // The eight 9-bit indices of the group at once: qs[8 ib + m] + 256 * bit m of qh[ib].
-      alignas(16) std::uint16_t idx[8];
-      const __m128i low = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs + 8 * ib));
-      _mm_store_si128(reinterpret_cast<__m128i*>(idx), _mm_unpacklo_epi8(low, bytes_where(qh[ib], _mm_set1_epi8(1))));
+      const unsigned h = qh[ib];
       for (int p = 0; p < 2; ++p) {
-        const VF mag = grid_quad(grid, idx[4 * p], idx[4 * p + 1], idx[4 * p + 2], idx[4 * p + 3]);
-        out.put(i + 32 * ib + 16 * p, negate_where(db * mag, rd16(signs + 4 * ib + 2 * p)));
+        // Index m = qs[8 ib + m] + 256 * bit m of qh[ib].
+        const std::uint8_t* q = qs + 8 * ib + 4 * p;
+        const int m = 4 * p;
+        const VF mag = grid_quad(grid, q[0] | (((h >> m) & 1) << 8), q[1] | (((h >> (m + 1)) & 1) << 8),
+                                 q[2] | (((h >> (m + 2)) & 1) << 8), q[3] | (((h >> (m + 3)) & 1) << 8));
+        out.put(i + 32 * ib + 16 * p, flip_bytes(db * mag, g.sign_bytes, signs + 4 * ib + 2 * p));
       }
     }
   }

@@ -40,6 +40,12 @@ inline VF negate_where(VF x, unsigned mask) {
   const __m256 mhi = _mm256_and_ps(_mm256_castsi256_ps(lanes_of_bits8(mask >> 8)), sign);
   return {_mm256_xor_ps(x.lo, mlo), _mm256_xor_ps(x.hi, mhi)};
 }
+// Flips sign bits: x xor (8 lanes at a, 8 lanes at b) (sign-mask rows of float_grids()).
+inline VF xor_rows8(VF x, const float* a, const float* b) {
+  return {_mm256_xor_ps(x.lo, _mm256_loadu_ps(a)), _mm256_xor_ps(x.hi, _mm256_loadu_ps(b))};
+}
+// No mask registers: a sign mask in memory is cheaper as a row of lane masks than bit tests.
+constexpr bool kMaskRegisters = false;
 inline VF select_bits(unsigned mask, VF a, VF b) {
   return {_mm256_blendv_ps(b.lo, a.lo, _mm256_castsi256_ps(lanes_of_bits8(mask))),
           _mm256_blendv_ps(b.hi, a.hi, _mm256_castsi256_ps(lanes_of_bits8(mask >> 8)))};

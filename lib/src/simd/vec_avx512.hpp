@@ -36,6 +36,8 @@ inline VF negate_where(VF x, unsigned mask) {
   const __m512i u = _mm512_castps_si512(x.v);
   return {_mm512_castsi512_ps(_mm512_mask_xor_epi32(u, static_cast<__mmask16>(mask), u, _mm512_set1_epi32(INT32_MIN)))};
 }
+// Mask registers: 16 sign bits in memory become a k mask in one move.
+constexpr bool kMaskRegisters = true;
 // Lane k is a when bit k of mask is set, else b.
 inline VF select_bits(unsigned mask, VF a, VF b) {
   return {_mm512_mask_blend_ps(static_cast<__mmask16>(mask), b.v, a.v)};
@@ -53,6 +55,10 @@ inline VF vf_rows4(const float* a, const float* b, const float* c, const float* 
   return {_mm512_insertf32x4(v, _mm_loadu_ps(d), 3)};
 }
 inline void store_f(float* p, VF v) { _mm512_storeu_ps(p, v.v); }
+// Flips sign bits: x xor (8 lanes at a, 8 lanes at b) (sign-mask rows of float_grids()).
+inline VF xor_rows8(VF x, const float* a, const float* b) {
+  return {_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(x.v), _mm512_castps_si512(vf_rows8(a, b).v)))};
+}
 // Byte k is value's byte k where bit k of mask is set, else 0.
 inline __m128i bytes_where(unsigned mask, __m128i value) {
   return _mm_maskz_mov_epi8(static_cast<__mmask16>(mask), value);
