@@ -20,11 +20,6 @@ inline VF grid_quad(const float* grid, unsigned i0, unsigned i1, unsigned i2, un
 // db = (d * (0.5 + s)) * f, three float32 operations in this order.
 inline float iq_scale(float d, std::uint32_t s, float f) { return (d * (0.5f + static_cast<float>(s))) * f; }
 
-// Signs from two 7-bit ksigns codes (8 elements each), as lane-mask rows: no table of
-// ksigns bytes, no parity, no bit tests.
-inline VF flip_codes(VF x, const float* rows, unsigned c0, unsigned c1) {
-  return xor_rows8(x, rows + 8 * c0, rows + 8 * c1);
-}
 // Signs from the two full sign bytes at p (bit k of the 16 bits negates element k).
 inline VF flip_bytes(VF x, const float* rows, const std::uint8_t* p) {
   if constexpr (kMaskRegisters) {
@@ -34,40 +29,104 @@ inline VF flip_bytes(VF x, const float* rows, const std::uint8_t* p) {
   }
 }
 
+// Whole-block preparation, eight groups per vector instruction (AVX2 integer ops, which
+// both ISAs have): the 32 sign bytes in iq2_s order (byte 4 ib + l for sub-group l) and
+// the scales, so the per-16-element work is a row load, a product and a sign flip.
+struct IqPrep {
+  alignas(32) std::uint16_t rows[64];  // each grid entry's first float, index * entry length
+  alignas(32) std::uint8_t signs[32];
+  alignas(32) float db_lo[8];  // group ib's scale (of its first 16 elements)
+  alignas(32) float db_hi[8];  // the scale of its last 16 elements where it differs
+};
+
+inline __m256i u32x8(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+inline __m256i set8(std::int32_t x) { return _mm256_set1_epi32(x); }
+// Stores 16 byte-sized grid indices times 2^Shift (the entry length) as uint16 at rows.
+template <int Shift>
+inline void index_rows(std::uint16_t* rows, __m128i idx) {
+  _mm256_store_si256(reinterpret_cast<__m256i*>(rows), _mm256_slli_epi16(_mm256_cvtepu8_epi16(idx), Shift));
+}
+// The float grids, looked up once per file (each ISA's file), not per block: no call in the loop.
+const FloatGrids& grids = float_grids();
+
+// Words whose bits 0-27 hold four 7-bit codes -> four ksigns_iq2xs bytes each, lowest first:
+// byte = code | parity(code) << 7 (the parity folded within each byte).
+inline __m256i ksigns_bytes(__m256i w) {
+  __m256i t = _mm256_and_si256(w, set8(0x7F));
+  t = _mm256_or_si256(t, _mm256_and_si256(_mm256_slli_epi32(w, 1), set8(0x7F00)));
+  t = _mm256_or_si256(t, _mm256_and_si256(_mm256_slli_epi32(w, 2), set8(0x7F0000)));
+  t = _mm256_or_si256(t, _mm256_and_si256(_mm256_slli_epi32(w, 3), set8(0x7F000000)));
+  __m256i par = _mm256_xor_si256(t, _mm256_srli_epi32(t, 4));
+  par = _mm256_xor_si256(par, _mm256_srli_epi32(par, 2));
+  par = _mm256_xor_si256(par, _mm256_srli_epi32(par, 1));
+  return _mm256_or_si256(t, _mm256_slli_epi32(_mm256_and_si256(par, set8(0x01010101)), 7));
+}
+// 16 uint16 fields with a 7-bit code in bits 9-15 -> its ksigns byte, in the low byte of each.
+inline __m256i ksigns_words(__m256i v) {
+  const __m256i c = _mm256_srli_epi16(v, 9);
+  __m256i par = _mm256_xor_si256(c, _mm256_srli_epi16(c, 4));
+  par = _mm256_xor_si256(par, _mm256_srli_epi16(par, 2));
+  par = _mm256_xor_si256(par, _mm256_srli_epi16(par, 1));
+  return _mm256_or_si256(c, _mm256_slli_epi16(_mm256_and_si256(par, _mm256_set1_epi16(1)), 7));
+}
+// (d * (0.5 + s)) * f in eight lanes, the scalar order of iq_scale.
+inline __m256 iq_scales(float d, __m256i s, float f) {
+  return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(d), _mm256_add_ps(_mm256_set1_ps(0.5f), _mm256_cvtepi32_ps(s))),
+                       _mm256_set1_ps(f));
+}
+// Scale bytes whose low nibble scales a group's first 16 elements and high nibble its last 16.
+inline void nibble_scales(IqPrep& p, float d, const std::uint8_t* scales) {
+  const __m256i sc = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales)));
+  _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_and_si256(sc, set8(15)), 0.25f));
+  _mm256_store_ps(p.db_hi, iq_scales(d, _mm256_srli_epi32(sc, 4), 0.25f));
+}
+
 struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
-    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const std::uint8_t* qs = b + offsetof(Layout, qs);
+    const FloatGrids& g = grids;
     const float* grid = g.iq2xxs;
+    // Group ib is 8 bytes: four grid indices, then W (four sign codes, the scale in bits 28-31).
+    const __m256 a = _mm256_castsi256_ps(u32x8(qs)), c = _mm256_castsi256_ps(u32x8(qs + 32));
+    const __m256i W = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0xDD)), 0xD8);
+    const __m256i I = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0x88)), 0xD8);
+    IqPrep p;
+    index_rows<3>(p.rows, _mm256_castsi256_si128(I));
+    index_rows<3>(p.rows + 16, _mm256_extracti128_si256(I, 1));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
+    _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.25f));
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint8_t* o = b + offsetof(Layout, qs) + 8 * ib;
-      const std::uint32_t W = rd32(o + 4);
-      const VF db = vf_set1(iq_scale(d, W >> 28, 0.25f));
-      for (int p = 0; p < 2; ++p) {
-        const VF mag = grid_pair(grid, o[2 * p], o[2 * p + 1]);
-        out.put(i + 32 * ib + 16 * p,
-                flip_codes(db * mag, g.sign_codes, (W >> (14 * p)) & 127, (W >> (14 * p + 7)) & 127));
-      }
+      const std::uint16_t* r = p.rows + 4 * ib;
+      const VF db = vf_set1(p.db_lo[ib]);
+      for (int h = 0; h < 2; ++h)
+        out.put(i + 32 * ib + 16 * h, flip_bytes(db * vf_rows8(grid + r[2 * h], grid + r[2 * h + 1]), g.sign_bytes,
+                                                 p.signs + 4 * ib + 2 * h));
     }
   }
 };
 
-// The low nibble scales the first 16 elements of group ib, the high nibble the last 16.
 struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const FloatGrids& g = grids;
     const float* grid = g.iq2xs;
+    IqPrep p;
+    for (int k = 0; k < 2; ++k)  // 9-bit indices times 8: at most 4088, a uint16
+      _mm256_store_si256(reinterpret_cast<__m256i*>(p.rows + 16 * k),
+                         _mm256_slli_epi16(_mm256_and_si256(u32x8(qs + 32 * k), _mm256_set1_epi16(511)), 3));
+    const __m256i packed = _mm256_packus_epi16(ksigns_words(u32x8(qs)), ksigns_words(u32x8(qs + 32)));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), _mm256_permute4x64_epi64(packed, 0xD8));
+    nibble_scales(p, d, scales);
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint8_t sc = scales[ib];
-      for (int p = 0; p < 2; ++p) {
-        const std::uint32_t v0 = rd16(qs + 2 * (4 * ib + 2 * p)), v1 = rd16(qs + 2 * (4 * ib + 2 * p + 1));
-        const VF db = vf_set1(iq_scale(d, p == 0 ? (sc & 15u) : (sc >> 4u), 0.25f));
-        const VF mag = grid_pair(grid, v0 & 511, v1 & 511);
-        out.put(i + 32 * ib + 16 * p, flip_codes(db * mag, g.sign_codes, v0 >> 9, v1 >> 9));
+      for (int h = 0; h < 2; ++h) {
+        const std::uint16_t* r = p.rows + 4 * ib + 2 * h;
+        const VF db = vf_set1(h == 0 ? p.db_lo[ib] : p.db_hi[ib]);
+        out.put(i + 32 * ib + 16 * h,
+                flip_bytes(db * vf_rows8(grid + r[0], grid + r[1]), g.sign_bytes, p.signs + 4 * ib + 2 * h));
       }
     }
   }
@@ -80,17 +139,18 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *signs = b + offsetof(Layout, signs),
                        *qh = b + offsetof(Layout, qh), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const FloatGrids& g = grids;
     const float* grid = g.iq2s;
+    IqPrep p;
+    nibble_scales(p, d, scales);
     for (int ib = 0; ib < 8; ++ib) {
-      const unsigned h = qh[ib];
-      for (int p = 0; p < 2; ++p) {
-        const int l0 = 2 * p, l1 = 2 * p + 1;
-        const unsigned idx0 = qs[4 * ib + l0] | (((h >> (2 * l0)) & 3) << 8);
-        const unsigned idx1 = qs[4 * ib + l1] | (((h >> (2 * l1)) & 3) << 8);
-        const VF db = vf_set1(iq_scale(d, p == 0 ? (scales[ib] & 15u) : (scales[ib] >> 4u), 0.25f));
-        const VF mag = grid_pair(grid, idx0, idx1);
-        out.put(i + 32 * ib + 16 * p, flip_bytes(db * mag, g.sign_bytes, signs + 4 * ib + l0));
+      const unsigned hb = qh[ib];
+      for (int h = 0; h < 2; ++h) {
+        const int l0 = 2 * h, l1 = 2 * h + 1;
+        const unsigned idx0 = qs[4 * ib + l0] | (((hb >> (2 * l0)) & 3) << 8);
+        const unsigned idx1 = qs[4 * ib + l1] | (((hb >> (2 * l1)) & 3) << 8);
+        const VF db = vf_set1(h == 0 ? p.db_lo[ib] : p.db_hi[ib]);
+        out.put(i + 32 * ib + 16 * h, flip_bytes(db * grid_pair(grid, idx0, idx1), g.sign_bytes, signs + 4 * ib + l0));
       }
     }
   }
@@ -101,29 +161,31 @@ struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *sas = b + offsetof(Layout, sas);
-    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const FloatGrids& g = grids;
     const float* grid = g.iq3xxs;
+    const __m256i W = u32x8(sas);  // per group: four sign codes, the scale in bits 28-31
+    IqPrep p;
+    for (int k = 0; k < 4; ++k) index_rows<2>(p.rows + 16 * k, load16(qs + 16 * k));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
+    _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.5f));  // 0.5 here, not 0.25
     for (int ib = 0; ib < 8; ++ib) {
-      const std::uint32_t W = rd32(sas + 4 * ib);
-      const VF db = vf_set1(iq_scale(d, W >> 28, 0.5f));  // 0.5 here, not 0.25
-      for (int p = 0; p < 2; ++p) {
-        const std::uint8_t* q = qs + 8 * ib + 4 * p;
-        const VF mag = grid_quad(grid, q[0], q[1], q[2], q[3]);
-        out.put(i + 32 * ib + 16 * p,
-                flip_codes(db * mag, g.sign_codes, (W >> (14 * p)) & 127, (W >> (14 * p + 7)) & 127));
+      const VF db = vf_set1(p.db_lo[ib]);
+      for (int h = 0; h < 2; ++h) {
+        const std::uint16_t* r = p.rows + 8 * ib + 4 * h;
+        out.put(i + 32 * ib + 16 * h, flip_bytes(db * vf_rows4(grid + r[0], grid + r[1], grid + r[2], grid + r[3]),
+                                                 g.sign_bytes, p.signs + 4 * ib + 2 * h));
       }
     }
   }
 };
 
-// db = d * float(1 + 2s): one exact product; 9-bit indices; full sign bytes.
 struct Iq3_S : KernelFor<FormatId::iq3_s> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh),
                        *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = float_grids();  // once per block: a call to another file
+    const FloatGrids& g = grids;
     const float* grid = g.iq3s;
     for (int ib = 0; ib < 8; ++ib) {
       const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
