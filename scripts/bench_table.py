@@ -60,6 +60,16 @@ def main(path):
         fam = [f"{f} {x:.1f}" for f, x in block if (f.startswith("iq2") or f.startswith("iq3") or f == "q1_0") and x < 8]
         print(f"P2 L2 f32 1 thread, x scalar over the 27 formats: geomean {gm:.2f}; below 2x: {', '.join(low) or 'none'}; "
               f"IQ2/IQ3/Q1_0 below 8x: {', '.join(fam) or 'none'}")
+    # Issue 13: the grid-codebook IQ formats, SIMD vs scalar on every SIMD path of this run.
+    grid_iq = [f for f in formats if f in ("iq2_xxs", "iq2_xs", "iq2_s", "iq3_xxs", "iq3_s")]
+    for isa in isas[1:]:
+        xs = []
+        for f in grid_iq:
+            s, v = get(f, "f32", "scalar", "L2", "t1"), get(f, "f32", isa, "L2", "t1")
+            if s and v:
+                xs.append(f"{f} {s['ns_per_elem'] / v['ns_per_elem']:.1f}")
+        if xs:
+            print(f"SIMD vs scalar, grid IQ formats, L2 f32 1 thread, {isa} (target 8x): {', '.join(xs)}")
     for size, label in (("L2", "L2-resident (256 KiB per thread)"), ("large", "64 MiB")):
         sp = []
         for f in formats:
