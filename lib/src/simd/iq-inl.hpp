@@ -29,6 +29,15 @@ inline VF flip_bytes(VF x, const float* rows, const std::uint8_t* p) {
   }
 }
 
+// Signs from two 7-bit ksigns codes: with mask registers the prepared sign bytes (two, at
+// prepared), else the codes' sign-mask rows (no parity work at all).
+inline VF flip_codes(VF x, const FloatGrids& g, const std::uint8_t* prepared, unsigned c0, unsigned c1) {
+  if constexpr (kMaskRegisters)
+    return negate_where(x, rd16(prepared));
+  else
+    return xor_rows8(x, g.sign_codes + 8 * c0, g.sign_codes + 8 * c1);
+}
+
 // Whole-block preparation, eight groups per vector instruction (AVX2 integer ops, which
 // both ISAs have): the 32 sign bytes in iq2_s order (byte 4 ib + l for sub-group l) and
 // the scales, so the per-16-element work is a row load, a product and a sign flip.
@@ -99,10 +108,12 @@ struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
     _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.25f));
     for (int ib = 0; ib < 8; ++ib) {
       const std::uint16_t* r = p.rows + 4 * ib;
+      const std::uint32_t w = rd32(qs + 8 * ib + 4);
       const VF db = vf_set1(p.db_lo[ib]);
       for (int h = 0; h < 2; ++h)
-        out.put(i + 32 * ib + 16 * h, flip_bytes(db * vf_rows8(grid + r[2 * h], grid + r[2 * h + 1]), g.sign_bytes,
-                                                 p.signs + 4 * ib + 2 * h));
+        out.put(i + 32 * ib + 16 * h,
+                flip_codes(db * vf_rows8(grid + r[2 * h], grid + r[2 * h + 1]), g, p.signs + 4 * ib + 2 * h,
+                           (w >> (14 * h)) & 127, (w >> (14 * h + 7)) & 127));
     }
   }
 };
@@ -126,7 +137,8 @@ struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
         const std::uint16_t* r = p.rows + 4 * ib + 2 * h;
         const VF db = vf_set1(h == 0 ? p.db_lo[ib] : p.db_hi[ib]);
         out.put(i + 32 * ib + 16 * h,
-                flip_bytes(db * vf_rows8(grid + r[0], grid + r[1]), g.sign_bytes, p.signs + 4 * ib + 2 * h));
+                flip_codes(db * vf_rows8(grid + r[0], grid + r[1]), g, p.signs + 4 * ib + 2 * h,
+                           rd16(qs + 2 * (4 * ib + 2 * h)) >> 9, rd16(qs + 2 * (4 * ib + 2 * h + 1)) >> 9));
       }
     }
   }
@@ -169,11 +181,13 @@ struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
     _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
     _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.5f));  // 0.5 here, not 0.25
     for (int ib = 0; ib < 8; ++ib) {
+      const std::uint32_t w = rd32(sas + 4 * ib);
       const VF db = vf_set1(p.db_lo[ib]);
       for (int h = 0; h < 2; ++h) {
         const std::uint16_t* r = p.rows + 8 * ib + 4 * h;
-        out.put(i + 32 * ib + 16 * h, flip_bytes(db * vf_rows4(grid + r[0], grid + r[1], grid + r[2], grid + r[3]),
-                                                 g.sign_bytes, p.signs + 4 * ib + 2 * h));
+        out.put(i + 32 * ib + 16 * h,
+                flip_codes(db * vf_rows4(grid + r[0], grid + r[1], grid + r[2], grid + r[3]), g,
+                           p.signs + 4 * ib + 2 * h, (w >> (14 * h)) & 127, (w >> (14 * h + 7)) & 127));
       }
     }
   }
