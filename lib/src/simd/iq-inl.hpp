@@ -155,14 +155,23 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
     const float* grid = g.iq2s;
     IqPrep p;
     nibble_scales(p, d, scales);
+    // Index l of group ib is qs[4 ib + l] + 256 * bits 2l..2l+1 of qh[ib]; times 8, the entry length.
+    for (int k = 0; k < 2; ++k) {
+      const __m128i spread = _mm_shuffle_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qh + 4 * k)),
+                                              _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+      // (h >> 2l) & 3 as ((h << (6 - 2l)) >> 6) & 3: a multiply by a per-lane power of two.
+      const __m256i up = _mm256_mullo_epi16(_mm256_cvtepu8_epi16(spread),
+                                            _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1));
+      const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(up, 6), _mm256_set1_epi16(3));
+      const __m256i idx = _mm256_or_si256(_mm256_cvtepu8_epi16(load16(qs + 16 * k)), _mm256_slli_epi16(hi, 8));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(p.rows + 16 * k), _mm256_slli_epi16(idx, 3));
+    }
     for (int ib = 0; ib < 8; ++ib) {
-      const unsigned hb = qh[ib];
       for (int h = 0; h < 2; ++h) {
-        const int l0 = 2 * h, l1 = 2 * h + 1;
-        const unsigned idx0 = qs[4 * ib + l0] | (((hb >> (2 * l0)) & 3) << 8);
-        const unsigned idx1 = qs[4 * ib + l1] | (((hb >> (2 * l1)) & 3) << 8);
+        const std::uint16_t* r = p.rows + 4 * ib + 2 * h;
         const VF db = vf_set1(h == 0 ? p.db_lo[ib] : p.db_hi[ib]);
-        out.put(i + 32 * ib + 16 * h, flip_bytes(db * grid_pair(grid, idx0, idx1), g.sign_bytes, signs + 4 * ib + l0));
+        out.put(i + 32 * ib + 16 * h,
+                flip_bytes(db * vf_rows8(grid + r[0], grid + r[1]), g.sign_bytes, signs + 4 * ib + 2 * h));
       }
     }
   }
@@ -201,17 +210,21 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
                        *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
     const FloatGrids& g = grids;
     const float* grid = g.iq3s;
+    // Index m of group ib is qs[8 ib + m] + 256 * bit m of qh[ib]; times 4, the entry length.
+    IqPrep prep;
+    for (int k = 0; k < 4; ++k) {
+      const __m256i lo = _mm256_cvtepu8_epi16(load16(qs + 16 * k));
+      const __m256i hi = _mm256_cvtepu8_epi16(bytes_where(rd16(qh + 2 * k), _mm_set1_epi8(1)));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(prep.rows + 16 * k),
+                         _mm256_slli_epi16(_mm256_or_si256(lo, _mm256_slli_epi16(hi, 8)), 2));
+    }
     for (int ib = 0; ib < 8; ++ib) {
       const int s = (ib % 2 == 0) ? (scales[ib / 2] & 15) : (scales[ib / 2] >> 4);
       const VF db = vf_set1(d * static_cast<float>(1 + 2 * s));
-      const unsigned h = qh[ib];
-      for (int p = 0; p < 2; ++p) {
-        // Index m = qs[8 ib + m] + 256 * bit m of qh[ib].
-        const std::uint8_t* q = qs + 8 * ib + 4 * p;
-        const int m = 4 * p;
-        const VF mag = grid_quad(grid, q[0] | (((h >> m) & 1) << 8), q[1] | (((h >> (m + 1)) & 1) << 8),
-                                 q[2] | (((h >> (m + 2)) & 1) << 8), q[3] | (((h >> (m + 3)) & 1) << 8));
-        out.put(i + 32 * ib + 16 * p, flip_bytes(db * mag, g.sign_bytes, signs + 4 * ib + 2 * p));
+      for (int h = 0; h < 2; ++h) {
+        const std::uint16_t* r = prep.rows + 8 * ib + 4 * h;
+        const VF mag = vf_rows4(grid + r[0], grid + r[1], grid + r[2], grid + r[3]);
+        out.put(i + 32 * ib + 16 * h, flip_bytes(db * mag, g.sign_bytes, signs + 4 * ib + 2 * h));
       }
     }
   }
