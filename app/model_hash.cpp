@@ -174,7 +174,9 @@ bool parse_hash_type(std::string_view name, HashType& type) {
   return false;
 }
 
-bool HashSelection::any() const { return std::any_of(std::begin(enabled), std::end(enabled), [](bool b) { return b; }); }
+bool HashSelection::any() const {
+  return std::any_of(std::begin(enabled), std::end(enabled), [](bool b) { return b; });
+}
 
 std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& types, bool model_only, int threads) {
   const std::vector<TensorInfo>& tensors = model.tensors();

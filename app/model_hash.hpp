@@ -30,7 +30,7 @@ struct HashSelection {
 
 struct HashLine {
   HashType type;
-  std::string hex;          // lowercase; the uuid in 8-4-4-4-12 form
+  std::string hex;           // lowercase; the uuid in 8-4-4-4-12 form
   const TensorInfo* tensor;  // null for a model line
 };
 

@@ -78,8 +78,9 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand(
       "check", "Report every problem of a GGUF file (errors) and legal but risky content (warnings)");
   add_gguf_file_argument(*cmd, opts->path);
-  add_json_flag(*cmd, opts->json, "{file, errors, warnings, findings: [{severity, code, file, offset, key, tensor, "
-                                  "message}]}");
+  add_json_flag(*cmd, opts->json,
+                "{file, errors, warnings, findings: [{severity, code, file, offset, key, tensor, "
+                "message}]}");
   cmd->add_flag("--strict", opts->strict, "Exit with status 2 on warnings too");
   cmd->footer(
       "Errors: what onnxq's reader rejects; what ggml's reader rejects although onnxq reads it (tensor data "

@@ -149,7 +149,9 @@ void add_hash_command(CLI::App& app, const GlobalOptions&) {
       "over the namespace ef001206-dadc-5f6d-a15f-3359e577d4e5 and the model's tensor data. A split model "
       "is hashed whole (all shards' tensors, in order): its hashes equal those of the merged file.\n"
       "--check prints each line with '  -  Ok', '  -  Mismatch' or '  -  Not Found' and a summary; exit "
-      "status 2 when any hash mismatches or when no entry matches this file.");
+      "status 2 when any hash mismatches or when no entry matches this file (llama-gguf-hash exits 1 and 3). "
+      "uuid lines are looked up under the type uuid (llama-gguf-hash looks them up under sha256, so it never "
+      "verifies them).");
   cmd->callback([opts] { run_hash(*opts); });
 }
 

@@ -48,17 +48,20 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
     const auto total = split_value(s.facts, "split.tensors.count", s.report);
     with_keys += (no || n || total) ? 1 : 0;
     if (n && *n != count)
-      s.report.error("split-count", s.facts.find("split.count")->offset,
-                     "says " + str(*n) + " shards, but the file name says " + str(count))
+      s.report
+          .error("split-count", s.facts.find("split.count")->offset,
+                 "says " + str(*n) + " shards, but the file name says " + str(count))
           .key = "split.count";
     if (no && *no != i)
-      s.report.error("split-no", s.facts.find("split.no")->offset,
-                     "is " + str(*no) + ", expected " + str(i) + " for shard " + str(i + 1))
+      s.report
+          .error("split-no", s.facts.find("split.no")->offset,
+                 "is " + str(*no) + ", expected " + str(i) + " for shard " + str(i + 1))
           .key = "split.no";
     if (i == 0) first_total = total;
     if (i > 0 && total && first_total && *total != *first_total)
-      s.report.warning("split-keys-disagree", s.facts.find("split.tensors.count")->offset,
-                       "is " + str(*total) + " here but " + str(*first_total) + " in the first shard")
+      s.report
+          .warning("split-keys-disagree", s.facts.find("split.tensors.count")->offset,
+                   "is " + str(*total) + " here but " + str(*first_total) + " in the first shard")
           .key = "split.tensors.count";
     found += s.facts.tensors.size();
     for (const auto& t : s.facts.tensors) {

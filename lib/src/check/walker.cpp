@@ -18,14 +18,14 @@ namespace {
 using gguf_detail::load;
 
 constexpr std::uint32_t kTypeString = 8, kTypeArray = 9, kTypeCount = 13;
-constexpr std::uint64_t kMaxKeyBytes = 65535;               // GGUF specification
-constexpr std::uint64_t kGgmlMaxString = 64ull << 20;       // ggml: GGUF_MAX_STRING_LENGTH
-constexpr std::uint64_t kGgmlMaxArray = 64ull << 20;        // ggml: GGUF_MAX_ARRAY_ELEMENTS
-constexpr std::uint64_t kGgmlMaxName = 64;                  // ggml: GGML_MAX_NAME, with its NUL
-constexpr std::uint64_t kGgmlMaxAlignment = 1 << 20;        // ggml: GGUF_MAX_ALIGNMENT
-constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;            // as onnxq's reader
+constexpr std::uint64_t kMaxKeyBytes = 65535;          // GGUF specification
+constexpr std::uint64_t kGgmlMaxString = 64ull << 20;  // ggml: GGUF_MAX_STRING_LENGTH
+constexpr std::uint64_t kGgmlMaxArray = 64ull << 20;   // ggml: GGUF_MAX_ARRAY_ELEMENTS
+constexpr std::uint64_t kGgmlMaxName = 64;             // ggml: GGML_MAX_NAME, with its NUL
+constexpr std::uint64_t kGgmlMaxAlignment = 1 << 20;   // ggml: GGUF_MAX_ALIGNMENT
+constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;       // as onnxq's reader
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;
-constexpr int kMaxDepth = 8;                                // onnxq's reader: kGgufMaxArrayDepth
+constexpr int kMaxDepth = 8;  // onnxq's reader: kGgufMaxArrayDepth
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
@@ -137,9 +137,10 @@ class Walker {
       const std::uint64_t type_at = pos_;
       if (!read(kv.type, "metadata value type")) return false;
       if (kv.type >= kTypeCount) {
-        report_.error("bad-value-type", type_at,
-                      "unknown value type " + str(kv.type) +
-                          ", expected 0..12; its size is unknown, so nothing after it can be checked")
+        report_
+            .error("bad-value-type", type_at,
+                   "unknown value type " + str(kv.type) +
+                       ", expected 0..12; its size is unknown, so nothing after it can be checked")
             .key = kv.key;
         return false;
       }
@@ -241,9 +242,9 @@ class Walker {
       return false;
     }
     if (elem >= kTypeCount) {
-      tag(report_.error("bad-value-type", at,
-                        "unknown array element type " + str(elem) +
-                            ", expected 0..12; nothing after it can be checked"));
+      tag(report_.error(
+          "bad-value-type", at,
+          "unknown array element type " + str(elem) + ", expected 0..12; nothing after it can be checked"));
       return false;
     }
     if (depth == 0) {
@@ -296,9 +297,8 @@ class Walker {
       report_.warning("control-chars", kv.offset, msg + ")").key = kv.key;
     }
     if (st.first_utf8) {
-      std::string msg =
-          "string value is not UTF-8: " + st.first_utf8->what + where(st.first_utf8_index) + "byte " +
-          str(st.first_utf8->at);
+      std::string msg = "string value is not UTF-8: " + st.first_utf8->what + where(st.first_utf8_index) + "byte " +
+                        str(st.first_utf8->at);
       if (array) msg += "; " + str(st.strings_bad_utf8) + " strings in all";
       report_.warning("invalid-utf8", kv.offset, msg + ")").key = kv.key;
     }
@@ -344,12 +344,12 @@ class Walker {
       if (!read_string(t.name, "tensor name")) return false;
       auto tag = [&](Finding& f) { f.tensor = t.name; };
       if (t.name.size() >= kGgmlMaxName)
-        tag(report_.error("tensor-name-too-long", t.offset,
-                          "tensor name of " + str(t.name.size()) +
-                              " bytes: ggml's reader refuses 64 or more (GGML_MAX_NAME)"));
+        tag(report_.error(
+            "tensor-name-too-long", t.offset,
+            "tensor name of " + str(t.name.size()) + " bytes: ggml's reader refuses 64 or more (GGML_MAX_NAME)"));
       if (auto issue = find_control(t.name, false))
-        tag(report_.warning("control-chars", t.offset, "tensor name holds " + issue->what + " at byte " +
-                                                           str(issue->at)));
+        tag(report_.warning("control-chars", t.offset,
+                            "tensor name holds " + issue->what + " at byte " + str(issue->at)));
       if (!names.insert(t.name).second)
         tag(report_.error("duplicate-tensor", t.offset, "duplicate tensor name (both readers reject it)"));
       const std::uint64_t dims_at = pos_;
@@ -380,18 +380,18 @@ class Walker {
       if (!read(t.type, "tensor type")) return false;
       t.format = find_format_by_ggml_type(t.type);
       if (!t.format) {
-        tag(report_.error("bad-tensor-type", type_at,
-                          std::string(is_removed_ggml_type(t.type) ? "removed" : "unknown") + " ggml type " +
-                              str(t.type)));
+        tag(report_.error(
+            "bad-tensor-type", type_at,
+            std::string(is_removed_ggml_type(t.type) ? "removed" : "unknown") + " ggml type " + str(t.type)));
         known = false;
       }
       const std::uint64_t offset_at = pos_;
       if (!read(t.offset_in_data, "tensor data offset")) return false;
       if (known) known = tensor_size(t, dims_at, tag);
       if (t.offset_in_data % facts_.alignment != 0)
-        tag(report_.error("unaligned-offset", offset_at,
-                          "data offset " + str(t.offset_in_data) + " is not a multiple of the alignment " +
-                              str(facts_.alignment)));
+        tag(report_.error(
+            "unaligned-offset", offset_at,
+            "data offset " + str(t.offset_in_data) + " is not a multiple of the alignment " + str(facts_.alignment)));
       t.size_known = known;
       facts_.tensors.push_back(t);
     }
@@ -450,9 +450,10 @@ class Walker {
       auto begin = checked_add(*data, t.offset_in_data);
       auto end = begin ? checked_add(*begin, t.byte_size) : std::nullopt;
       if (!end || (t.byte_size > 0 && *end > size)) {
-        report_.error("data-outside-file", t.offset,
-                      "data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) + ") relative to the data section at " +
-                          str(*data) + " lies outside the " + str(size) + "-byte file")
+        report_
+            .error("data-outside-file", t.offset,
+                   "data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) + ") relative to the data section at " +
+                       str(*data) + " lies outside the " + str(size) + "-byte file")
             .tensor = t.name;
         continue;
       }
@@ -472,9 +473,10 @@ class Walker {
     const std::size_t before = report_.findings().size();
     for (std::size_t i = 1; i < ts.size(); ++i)
       if (ts[i].offset_in_data < ts[i - 1].offset_in_data)
-        report_.error("data-out-of-order", ts[i].offset,
-                      "data at " + str(ts[i].offset_in_data) + " lies before that of the previous tensor (" +
-                          str(ts[i - 1].offset_in_data) + "): ggml's reader requires tensor-info order")
+        report_
+            .error("data-out-of-order", ts[i].offset,
+                   "data at " + str(ts[i].offset_in_data) + " lies before that of the previous tensor (" +
+                       str(ts[i - 1].offset_in_data) + "): ggml's reader requires tensor-info order")
             .tensor = ts[i].name;
     // Overlaps and gaps, in the order the bytes lie.
     std::vector<std::size_t> order;
@@ -482,21 +484,24 @@ class Walker {
       if (ts[i].byte_size > 0) order.push_back(i);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return ts[a].offset_in_data < ts[b].offset_in_data; });
-    std::uint64_t end = 0;         // padded end of the data so far
-    std::uint64_t reach = 0;       // unpadded end of the data so far
-    std::size_t furthest = 0;      // the tensor that reaches `reach`
+    std::uint64_t end = 0;     // padded end of the data so far
+    std::uint64_t reach = 0;   // unpadded end of the data so far
+    std::size_t furthest = 0;  // the tensor that reaches `reach`
     bool first = true;
     for (std::size_t i : order) {
       const TensorRecord& t = ts[i];
       if (!first && t.offset_in_data < reach)
-        report_.error("data-overlap", t.offset,
-                      "data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) + ") overlaps that of tensor #" +
-                          str(furthest) + " in tensor-info order: ggml's reader refuses it")
+        report_
+            .error("data-overlap", t.offset,
+                   "data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) + ") overlaps that of tensor #" +
+                       str(furthest) + " in tensor-info order: ggml's reader refuses it")
             .tensor = t.name;
       else if (t.offset_in_data > end)
-        report_.error("data-gap", t.offset,
-                      str(t.offset_in_data - end) + " unused bytes before this tensor's data: ggml's reader "
-                                                    "refuses gaps")
+        report_
+            .error("data-gap", t.offset,
+                   str(t.offset_in_data - end) +
+                       " unused bytes before this tensor's data: ggml's reader "
+                       "refuses gaps")
             .tensor = t.name;
       const std::uint64_t t_end = t.offset_in_data + t.byte_size;
       if (first || t_end > reach) {
@@ -519,9 +524,10 @@ class Walker {
       const auto next = padded ? checked_add(expected, *padded) : std::nullopt;
       if (t.offset_in_data != expected || !next) {
         if (report_.findings().size() == before)
-          report_.error("data-misplaced", t.offset,
-                        "data offset " + str(t.offset_in_data) + ", but ggml's reader expects " + str(expected) +
-                            " (the previous tensors' padded sizes)")
+          report_
+              .error("data-misplaced", t.offset,
+                     "data offset " + str(t.offset_in_data) + ", but ggml's reader expects " + str(expected) +
+                         " (the previous tensors' padded sizes)")
               .tensor = t.name;
         chain = false;
         break;
@@ -537,8 +543,7 @@ class Walker {
                         "the data (as llama-gguf-hash does); llama.cpp's mmap loader accepts it");
     else if (section_end < size && !ts.empty())
       report_.warning("trailing-bytes", section_end,
-                      str(size - section_end) +
-                          " bytes after the padded end of the data section belong to no tensor");
+                      str(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
   }
 
   void nonzero_run(std::uint64_t from, std::uint64_t to, std::string_view what) {

@@ -411,8 +411,8 @@ TEST(GgufMalformed, BitFlipsInTheHeaderNeverCrash) {
         ++rejected;
         const auto findings =
             check_gguf_bytes({reinterpret_cast<const std::byte*>(mutated.data()), mutated.size()}, "m");
-        EXPECT_TRUE(std::any_of(findings.begin(), findings.end(),
-                                [](auto& f) { return f.severity == Severity::Error; }))
+        EXPECT_TRUE(
+            std::any_of(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::Error; }))
             << "check finds no error where the reader says: " << e.what();
       }
     }
