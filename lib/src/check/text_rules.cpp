@@ -104,7 +104,7 @@ std::vector<std::string> template_internals(std::string_view text, std::size_t& 
       const bool attribute = (at > 0 && text[at - 1] == '.') || (k < text.size() && text[k] == '.');
       if (name == "popen" || ((name == "eval" || name == "exec" || name == "system") && call) ||
           ((name == "os" || name == "subprocess") && attribute && k < text.size() && text[k] == '.'))
-        note(std::string(name) + (call ? "()" : ""), at);
+        note(std::string(name) + (call ? "()" : attribute ? "." : ""), at);
     }
   }
   // Escaped underscores hide dunder names from the look above ('\x5f\x5fclass\x5f\x5f').
