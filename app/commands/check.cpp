@@ -85,8 +85,8 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
   cmd->footer(
       "Errors: what onnxq's reader rejects; what ggml's reader rejects although onnxq reads it (tensor data "
       "out of tensor-info order, overlapping or with gaps, a data section cut short, arrays of arrays, "
-      "strings over 64 MiB, arrays over 64 Mi elements, tensor names of 64 bytes or more, empty keys, "
-      "alignment over 1 MiB); what the GGUF specification forbids (keys that are not ASCII or longer than "
+      "strings over 64 MiB, arrays over 64 Mi elements, tensor names equal up to a NUL byte); what the GGUF "
+      "specification forbids (keys that are not ASCII or longer than "
       "65535 bytes). The walk goes on after a problem whenever the next record can still be found.\n"
       "Warnings: control characters and escape sequences in keys, tensor names and strings; invalid UTF-8; "
       "chat templates reaching Python/Jinja internals; tokenizer arrays of different lengths, a vocabulary "

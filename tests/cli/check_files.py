@@ -88,6 +88,7 @@ def files():
     yield "e_non_ascii_key", 2, ["non-ascii-key"], w.gguf([w.u32_kv("modèle.taille".encode(), 1)], [small()])
     yield "e_long_key", 2, ["key-too-long"], w.gguf([w.u32_kv(b"k" * 65536, 1)], [small()])
     yield "e_long_name", 2, ["tensor-name-too-long"], w.gguf([], [small(b"n" * 64)])
+    yield "e_nul_names", 2, ["duplicate-tensor", "control-chars"], w.gguf([], [small(b"a\0x"), small(b"a\0y")])
     yield "e_empty_key", 2, ["empty-key"], w.gguf([w.u32_kv(b"", 1)], [small()])
     yield "e_nested_array", 2, ["nested-array"], w.gguf([w.arr(b"a.nested", T_ARR, [w.u32(T_U32) + w.u64(1) + w.u32(7)])],
                                                           [small()])

@@ -155,7 +155,7 @@ class Walker {
 
   void key_rules(const KeyValue& kv) {
     auto tag = [&](Finding& f) { f.key = kv.key; };
-    if (kv.key.empty()) report_.error("empty-key", kv.offset, "empty metadata key (ggml's reader aborts on it)");
+    if (kv.key.empty()) report_.error("empty-key", kv.offset, "empty metadata key (both readers reject it)");
     if (kv.key.size() > kMaxKeyBytes)
       tag(report_.error("key-too-long", kv.offset,
                         "metadata key of " + str(kv.key.size()) +
@@ -321,7 +321,7 @@ class Walker {
       }
       if (a > kGgmlMaxAlignment)
         tag(report_.error("alignment-too-large", kv.offset,
-                          "general.alignment is " + str(a) + ": ggml's reader refuses more than 1 MiB"));
+                          "general.alignment is " + str(a) + ": both readers refuse more than 1 MiB"));
       else if (a != 32)
         tag(report_.warning("unusual-alignment", kv.offset,
                             "general.alignment is " + str(a) + ": legal, but writers use 32 (the default)"));
@@ -337,7 +337,7 @@ class Walker {
                         " bytes left after the metadata (at " + str(at) + "); nothing after it can be checked");
       return false;
     }
-    std::unordered_set<std::string_view> names;
+    std::unordered_set<std::string_view> names, c_names;  // c_names: up to the first NUL, as ggml sees them
     for (std::uint64_t i = 0; i < n_tensors_; ++i) {
       TensorRecord t;
       t.offset = pos_;
@@ -346,12 +346,16 @@ class Walker {
       if (t.name.size() >= kGgmlMaxName)
         tag(report_.error(
             "tensor-name-too-long", t.offset,
-            "tensor name of " + str(t.name.size()) + " bytes: ggml's reader refuses 64 or more (GGML_MAX_NAME)"));
+            "tensor name of " + str(t.name.size()) + " bytes: both readers refuse 64 or more (ggml's GGML_MAX_NAME)"));
       if (auto issue = find_control(t.name, false))
         tag(report_.warning("control-chars", t.offset,
                             "tensor name holds " + issue->what + " at byte " + str(issue->at)));
       if (!names.insert(t.name).second)
         tag(report_.error("duplicate-tensor", t.offset, "duplicate tensor name (both readers reject it)"));
+      else if (!c_names.insert(t.name.substr(0, t.name.find('\0'))).second)
+        tag(report_.error("duplicate-tensor", t.offset,
+                          "tensor name equal to an earlier one up to its NUL byte: ggml's reader compares names as C "
+                          "strings and refuses it"));
       const std::uint64_t dims_at = pos_;
       std::uint32_t n_dims = 0;
       if (!read(n_dims, "tensor n_dims")) return false;
