@@ -144,9 +144,8 @@ assert index["metadata"]["total_size"] == total
 PY
 check "split GGUF input exports the same file" cmp -s "$WORK/m.safetensors" "$WORK/from_split.safetensors"
 
-if "$ONNXQ" dequant --help >/dev/null 2>&1; then
-  "$ONNXQ" dequant "$zoo" --tensor q5_k.weight -o "$WORK/q5k.npy"
-  check "export agrees with onnxq dequant" "$PYTHON" - "$WORK" <<'PY'
+"$ONNXQ" dequant "$zoo" --tensor q5_k.weight -o "$WORK/q5k.npy"
+check "export agrees with onnxq dequant" "$PYTHON" - "$WORK" <<'PY'
 import sys
 import numpy as np
 sys.path.insert(0, sys.argv[1]); from reader import read_safetensors
@@ -154,7 +153,6 @@ _, _, arrays = read_safetensors(f"{sys.argv[1]}/m.safetensors")
 d = np.load(f"{sys.argv[1]}/q5k.npy")
 assert np.array_equal(d.view(np.uint32), arrays["q5_k.weight"].view(np.uint32))
 PY
-fi
 
 # F64 -> BF16 on the values where rounding is hard: ties (to even, both ways), a value just past a
 # tie that float32 would round onto it (double rounding gives the wrong answer), subnormals, the
@@ -191,6 +189,7 @@ blocks = np.random.default_rng(1).integers(0, 256, size=(n // 32, 18), dtype="ui
 blocks[:, 1] &= 0x3B  # finite, modest half scales
 write_gguf(f"{sys.argv[2]}/big.gguf", [], [[b"big.q4_0", (4096, n // 4096), 2, 0, blocks.tobytes()]], 32)
 PY
+check "/usr/bin/time is installed (scripts/setup)" test -x /usr/bin/time
 if [ -x /usr/bin/time ]; then
   small=$(/usr/bin/time -f %M "$ONNXQ" -q export "$zoo" -o "$WORK/small.safetensors" 2>&1 >/dev/null)
   big=$(/usr/bin/time -f %M "$ONNXQ" -q export "$WORK/big.gguf" -o "$WORK/big.safetensors" 2>&1 >/dev/null)
