@@ -198,10 +198,11 @@ void add_make_case_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand(
       "make-case", "Write an ONNX backend node-test folder for one operator, outputs computed by onnxq");
   cmd->add_option("--op", opts->op, "Operator: DequantizePacked, Unpack, OneHot or Unsqueeze")->required();
-  cmd->add_option("--attr", opts->attrs,
-                  "Attribute NAME=VALUE; lists as 2,32 (e.g. --attr format=gguf:q4_0 --attr shape=2,32)");
-  names_path(cmd->add_option("-i,--input", opts->inputs,
-                             "Input tensors (.npy, or .pb TensorProto) in the operator's input order"))
+  repeatable_value(cmd->add_option(
+      "--attr", opts->attrs, "Attribute NAME=VALUE; lists as 2,32 (e.g. --attr format=gguf:q4_0 --attr shape=2,32)"));
+  repeatable_value(names_path(cmd->add_option("-i,--input", opts->inputs,
+                                              "Input tensors (.npy, or .pb TensorProto) in the operator's input order; "
+                                              "one per use, repeatable")))
       ->required();
   names_path(cmd->add_option("-o,--output-dir", opts->output_dir, "The case folder to write"))->required();
   cmd->add_option("--opset", opts->opset,

@@ -105,8 +105,10 @@ void add_run_command(CLI::App& app, const GlobalOptions&) {
   names_path(cmd->add_option("model", opts->model, "The model (.onnx) with exactly one node"))
       ->required()
       ->check(CLI::ExistingFile);
-  names_path(cmd->add_option("-i,--input", opts->inputs,
-                             "NAME=FILE.npy or NAME=FILE.pb for a graph input (a bare FILE takes the next input)"))
+  repeatable_value(
+      names_path(cmd->add_option("-i,--input", opts->inputs,
+                                 "NAME=FILE.npy or NAME=FILE.pb for a graph input (a bare FILE takes the next input); "
+                                 "one per use, repeatable")))
       ->required();
   names_path(
       cmd->add_option("-o,--output-dir", opts->output_dir,

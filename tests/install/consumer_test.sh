@@ -36,10 +36,9 @@ cmake -S "$src" -B "$work/build" "${generator[@]}" "${launcher[@]}" -DCMAKE_PREF
 cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log" >&2; exit 1; }
 "$work/build/consumer"
 
-if command -v pkg-config >/dev/null; then
-  export PKG_CONFIG_PATH=$libdir/pkgconfig
-  # shellcheck disable=SC2046
-  ${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
-  "$work/consumer_pc"
-fi
+# pkg-config comes from scripts/setup: without it this fails (set -e) rather than skipping.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+# shellcheck disable=SC2046
+${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
+"$work/consumer_pc"
 echo "install consumer test passed"
