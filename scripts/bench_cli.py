@@ -7,14 +7,14 @@ the commands of one comparison run alternately, round after round, and each keep
   model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
            against cat of a file of the total output size;
   startup: `onnxq --version` and `onnxq info` on a small file against `cat --version`;
-  rss:     peak RSS of dequant at two tensor sizes (must not grow with the tensor).
+  rss:     peak RSS of dequant at two tensor sizes; the input's file pages, mapped as they are read,
+           count in RSS, so the memory onnxq allocates is RSS minus the packed input size.
 
 Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b]
 """
 import argparse
 import json
 import os
-import resource
 import shutil
 import struct
 import subprocess
@@ -101,8 +101,8 @@ def main():
     formats = json.loads(subprocess.run([onnxq, "formats", "--json"], capture_output=True, check=True).stdout)
     rows = [f for f in formats if f["block_elements"] > 1 or f["ggml_name"] in ("f16", "bf16")]
     if args.formats:
-        wanted = args.formats.split(",")
-        rows = [f for f in rows if f["ggml_name"] in wanted]
+        wanted = args.formats.lower().split(",")
+        rows = [f for f in rows if f["ggml_name"].lower() in wanted]
     cpu = lscpu_summary()
     isa = subprocess.run([onnxq, "formats", "--isa"], capture_output=True, text=True).stdout.splitlines()[0]
     print(f"bench-cli {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU {cpu.get('Model name', '?')}, "
@@ -126,7 +126,7 @@ def main():
             model_tensors, model_out = [], 0
             for f in rows:
                 be = f["block_elements"]
-                blocks = open(os.path.join(args.blocks_dir, f["ggml_name"] + ".bin"), "rb").read()
+                blocks = open(os.path.join(args.blocks_dir, f["ggml_name"].lower() + ".bin"), "rb").read()
                 n = elements // be * be
                 data = tiled(blocks, n // be * f["block_bytes"])
                 path = os.path.join(work, f["ggml_name"] + ".gguf")
@@ -139,18 +139,22 @@ def main():
                 model_out += m * 4
                 with open(path, "rb") as g:
                     g.read()  # in the page cache, as the same-size file is
+                # Each command replaces its own earlier output (as `cat > out` truncates it), and
+                # every run starts with no dirty pages (sync, untimed), so that one command's
+                # write-back is not charged to the next.
                 cases = {
-                    "cat": ([cat, same], out),
-                    "zero": ([head, "-c", str(n * 4), "/dev/zero"], out),
-                    "1t": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "--threads", "1", "-o", out], None),
-                    "def": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o", out], None),
+                    "cat": ([cat, same], out + ".cat"),
+                    "zero": ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero"),
+                    "1t": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "--threads", "1", "-o",
+                            out + ".1t"], None),
+                    "def": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o", out + ".def"], None),
                 }
-                b = best_interleaved(cases, args.runs)
+                b = best_interleaved(cases, args.runs, before=os.sync)
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
                 worst["def1"] = min(worst["def1"], b["1t"] / b["def"])
-                print(f"{f['ggml_name']:9} {r1:8.2f}x {rd:8.2f}x {z1:7.2f}x {zd:7.2f}x {b['1t'] / b['def']:6.2f}x"
+                print(f"{f['ggml_name'].lower():9} {r1:8.2f}x {rd:8.2f}x {z1:7.2f}x {zd:7.2f}x {b['1t'] / b['def']:6.2f}x"
                       f"   cat {b['cat'] / 1e6:.1f} ms")
                 os.unlink(path)
             print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat, "
@@ -163,15 +167,17 @@ def main():
                 g.write(os.urandom(1 << 20) * (model_out >> 20) + os.urandom(model_out & ((1 << 20) - 1)))
             outdir = os.path.join(work, "dq")
             os.mkdir(outdir)
+            os.mkdir(outdir + "1")
             cases = {
-                "cat": ([cat, same], out),
-                "export 1t": ([onnxq, "export", model, "-o", out, "--dtype", "f32", "--threads", "1"], None),
-                "export": ([onnxq, "export", model, "-o", out, "--dtype", "f32"], None),
-                "dequant --all 1t": ([onnxq, "dequant", model, "--all", "--format", "raw", "--out-dir", outdir,
+                "cat": ([cat, same], out + ".cat"),
+                "export 1t": ([onnxq, "export", model, "-o", out + ".e1.safetensors", "--dtype", "f32", "--threads", "1"],
+                              None),
+                "export": ([onnxq, "export", model, "-o", out + ".e.safetensors", "--dtype", "f32"], None),
+                "dequant --all 1t": ([onnxq, "dequant", model, "--all", "--format", "raw", "--out-dir", outdir + "1",
                                       "--threads", "1"], None),
                 "dequant --all": ([onnxq, "dequant", model, "--all", "--format", "raw", "--out-dir", outdir], None),
             }
-            b = best_interleaved(cases, args.runs)
+            b = best_interleaved(cases, args.runs, before=os.sync)
             print(f"\n== whole model to {d} ({fs}): {len(model_tensors)} tensors, {model_out / 2**20:.0f} MiB of float32")
             for name in cases:
                 if name != "cat":
@@ -202,12 +208,13 @@ def main():
             path = os.path.join(work, "r.gguf")
             with open(path, "wb") as g:
                 g.write(gguf_bytes([("t", [4096, n // 4096], 2, tiled(blocks, n // 32 * 18))]))
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            subprocess.run([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o",
-                            os.path.join(work, "o")], check=True)
-            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            print(f"{mib:5d} MiB output: max RSS {rss / 1024:.1f} MiB"
-                  + ("" if rss > before else " (not above an earlier child's peak)"))
+            # GNU time forks onnxq from its own small process: the peak is onnxq's, not this script's.
+            argv = ["/usr/bin/time", "-f", "%M", onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o",
+                    os.path.join(work, "o")]
+            kib = int(subprocess.run(argv, capture_output=True, text=True, check=True).stderr.split()[-1])
+            packed = n // 32 * 18 / 2**20
+            print(f"{mib:5d} MiB output ({packed:.1f} MiB packed input, mapped): max RSS {kib / 1024:.1f} MiB, "
+                  f"{kib / 1024 - packed:.1f} MiB besides the input's mapped pages")
     finally:
         shutil.rmtree(work)
 
