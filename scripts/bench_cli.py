@@ -112,7 +112,7 @@ def main():
     out_bytes = args.out_mib << 20
     elements = out_bytes // 4
     for d in args.dirs:
-        fs = subprocess.run(["stat", "-f", "-c", "%T", d], capture_output=True, text=True).stdout.strip()
+        fs = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "--target", d], capture_output=True, text=True).stdout.splitlines()[0]
         work = tempfile.mkdtemp(prefix="onnxq-bench-cli.", dir=d)
         try:
             same = os.path.join(work, "same-size.bin")
