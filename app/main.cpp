@@ -39,6 +39,7 @@ void setup_logging(const GlobalOptions& global) {
 
 int main(int argc, char** argv) {
   install_output_signal_handlers();
+  remember_command_line(argv);
 
   CLI::App app{"onnxq: inspect GGUF model files and decode their packed tensors into ordinary arrays"};
   app.name("onnxq");
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", global.quiet, "Only errors on stderr; no progress");
   app.parse_complete_callback([&] { setup_logging(global); });
 
-  for (const CommandRegistration* command : registered_commands()) command->add(app, global);
+  for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);
   docs::add_generate_option(app);  // hidden: man page and completions from these definitions
 
   try {
