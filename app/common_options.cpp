@@ -22,7 +22,9 @@ CLI::Option* names_path(CLI::Option* option) {
 bool option_names_path(const CLI::Option& option) { return path_options().count(&option) != 0; }
 
 CLI::Option* add_gguf_file_argument(CLI::App& cmd, std::string& path, Presence presence) {
-  CLI::Option* opt = names_path(cmd.add_option("FILE", path, "GGUF file (for a split model, any shard)"));
+  CLI::Option* opt = names_path(cmd.add_option(
+      "FILE", path,
+      "GGUF file (for a split model, any shard), or URL: http(s)://... or hf://OWNER/REPO[@REVISION]/PATH"));
   if (presence == Presence::Required) opt->required();
   return opt;
 }

@@ -147,8 +147,8 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<DiffOptions>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Compare two GGUF files: tensors only in one, type/shape changes, max abs and RMS value differences");
-  names_path(cmd->add_option("A", opts->a, "First GGUF file"))->required();
-  names_path(cmd->add_option("B", opts->b, "Second GGUF file"))->required();
+  names_path(cmd->add_option("A", opts->a, "First GGUF file or URL"))->required();
+  names_path(cmd->add_option("B", opts->b, "Second GGUF file or URL"))->required();
   add_filter_option(*cmd, opts->filter);
   add_json_flag(*cmd, opts->json);
   add_threads_option(*cmd, opts->threads);

@@ -43,7 +43,7 @@ void run_info(const InfoOptions& opts) {
     }
   }
   std::uint64_t file_bytes = 0;
-  for (const auto& s : model.shards()) file_bytes += s.bytes.size();
+  for (const auto& s : model.shards()) file_bytes += s.size;
   const double bpw =
       total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
 
@@ -60,7 +60,7 @@ void run_info(const InfoOptions& opts) {
     }
     Json shards = Json::array();
     for (const auto& s : model.shards())
-      shards.push_back({{"path", s.path}, {"size", s.bytes.size()}, {"tensors", s.tensors.size()}});
+      shards.push_back({{"path", s.path}, {"size", s.size}, {"tensors", s.tensors.size()}});
     Json out = {{"file", opts.path},
                 {"gguf_version", first.version},
                 {"endianness", first.big_endian ? "big" : "little"},
@@ -91,7 +91,7 @@ void run_info(const InfoOptions& opts) {
   if (model.shards().size() > 1) {
     std::cout << "shards:          " << model.shards().size() << '\n';
     for (const auto& s : model.shards())
-      std::cout << "  " << escape_for_terminal(s.path) << "  (" << s.tensors.size() << " tensors, " << s.bytes.size()
+      std::cout << "  " << escape_for_terminal(s.path) << "  (" << s.tensors.size() << " tensors, " << s.size
                 << " bytes)\n";
   }
   if (per_type.empty()) return;

@@ -15,12 +15,13 @@ namespace onnxq {
 // fields in such files (writers byte-swap only multi-byte numeric arrays), so they never are.
 bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor);
 
-// The tensor's bytes with plain elements in little-endian order: a view of the mapping, or
-// for big-endian plain data a byte-swapped copy kept in `storage`.
+// The tensor's bytes with plain elements in little-endian order: a view of the mapping, or a
+// copy kept in `storage` (byte-swapped big-endian plain data; all of a remote tensor, read whole).
 std::span<const std::byte> little_endian_tensor_bytes(const GgufFile& model, const TensorInfo& tensor,
                                                       std::vector<std::byte>& storage);
 
 // decode_blocks() on a GGUF tensor's bytes, byte-swapping big-endian plain elements first.
+// Of a remote tensor only these blocks are read.
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads = 0);
 
