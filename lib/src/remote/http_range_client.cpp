@@ -267,6 +267,7 @@ bool HttpRangeClient::judge(const Answer& a, int code_int, std::uint64_t offset,
   if (status == 416)
     fail_io(status_text(status) + ": the server has no " + range_text +
             (first ? " (an empty file?)" : " (the file is shorter than it was)"));
+  if (status == 404 || status == 410) fail_io(status_text(status));
   if (status != 206) fail_io(status_text(status) + " for " + range_text);
 
   std::uint64_t got_first = 0, got_last = 0, total = 0;
