@@ -69,7 +69,13 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", global.timeout,
                  "Seconds a remote server may take to connect, or go without sending data (default 30; "
                  "environment: ONNXQ_TIMEOUT)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double seconds = std::strtod(text.c_str(), &end);
+            return *end == '\0' && seconds > 0 ? std::string() : "must be a positive number of seconds, got " + text;
+          },
+          "SECONDS"));
   app.parse_complete_callback([&] {
     setup_logging(global);
     setup_remote(global);

@@ -201,6 +201,8 @@ check "--timeout" fault stall "$url/stall/big.gguf" '.*: timed out: ' --timeout 
 export ONNXQ_TIMEOUT=1
 check "ONNXQ_TIMEOUT" fault stall "$url/stall/big.gguf" '.*: timed out: '
 unset ONNXQ_TIMEOUT
+check "--timeout 0 is a usage error" expect_exit 1 "$ONNXQ" --timeout 0 info "$TESTDATA/zoo.gguf"
+check "a malformed ONNXQ_TIMEOUT is a usage error" expect_exit 1 env ONNXQ_TIMEOUT=soon "$ONNXQ" info "$TESTDATA/zoo.gguf"
 check "time-outs end in seconds, not minutes" test $(($(date +%s) - start)) -lt 20
 check "hf:// needs OWNER/REPO/PATH" expect_exit 2 "$ONNXQ" info hf://org/zoo.gguf
 mark_log plain
