@@ -58,13 +58,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.entry = {"method": "GET", "path": path, "range": self.headers.get("Range"),
                       "if_range": self.headers.get("If-Range"), "auth": "Authorization" in self.headers,
                       "host": self.headers.get("Host"), "proxied": proxied, "status": 0, "sent": 0}
-        try:
-            self.route(path)
-        finally:
-            log(self.entry)
+        self.route(path)
 
     def reply(self, status, body=b"", headers=()):
-        self.entry["status"] = status
+        # Logged before the answer goes out, so the log is complete once the client has it.
+        self.entry.update(status=status, sent=len(body))
+        log(self.entry)
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
@@ -72,7 +71,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-        self.entry["sent"] += len(body)
 
     def route(self, path):
         m = re.match(r"^/([^/]+)/([^/]+)/resolve/([^/]+)/(.+)$", path)
@@ -98,6 +96,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             code, _, _ = rest.partition("/")
             return self.reply(int(code), b"status")
         if mode == "stall":
+            log(self.entry)
             time.sleep(60)
             return
         if mode == "loop":
@@ -139,14 +138,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = body[:len(body) // 2]
         headers.append(("Content-Range", f"bytes {first}-{last}/{len(data)}"))
         if mode == "truncate":
-            self.entry["status"] = 206
+            half = body[:len(body) // 2]
+            self.entry.update(status=206, sent=len(half))
+            log(self.entry)
             self.send_response(206)
             for k, v in headers + [("Content-Length", str(len(body)))]:
                 self.send_header(k, v)
             self.end_headers()
-            half = body[:len(body) // 2]
             self.wfile.write(half)
-            self.entry["sent"] += len(half)
             self.close_connection = True
             return
         self.reply(206, body, headers)
