@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "onnxq/core/error.hpp"
+#include "partial_model.hpp"
 
 namespace onnxq::cli {
 
@@ -21,6 +22,9 @@ std::vector<const TensorInfo*> select_tensors(const GgufFile& model, const std::
   };
   for (const std::string& name : names) {
     const TensorInfo* t = model.find_tensor(name);
+    if (!t && !model.missing_shards().empty())
+      fail(ErrorKind::Io, model.named_shard().path + ": no tensor named '" + name +
+                              "' in the shards present; it may be in a missing shard: " + missing_shards_text(model));
     if (!t) {
       std::string hint;
       for (const TensorInfo& other : model.tensors())

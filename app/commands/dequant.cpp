@@ -19,6 +19,7 @@
 #include "onnxq/gguf/file.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
+#include "partial_model.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
 
@@ -162,7 +163,7 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   if (!o.output.empty() && !o.out_dir.empty()) usage("give either -o or --out-dir, not both");
   const std::optional<DType> dtype = requested_dtype(o.dtype);
 
-  const GgufFile model = GgufFile::open(o.path);
+  const GgufFile model = open_present_shards(o.path);
   const auto chosen = select_tensors(model, o.tensors, o.filter, o.all);
   const bool several = chosen.size() > 1 || o.all || !o.filter.empty();
 
@@ -231,7 +232,9 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       "  onnxq dequant --raw IN|- --packed-format gguf:q4_0 --shape 2,32 [options]   (DequantizePacked itself)\n"
       "Shapes are ONNX order [..., ne1, ne0]. BFLOAT16 has no numpy dtype: .npy files carry its bit patterns\n"
       "as '<u2' (uint16); raw output is the plain little-endian 2-byte words. Binary output is never written\n"
-      "to a terminal; each file is written to a temporary name and renamed when complete.");
+      "to a terminal; each file is written to a temporary name and renamed when complete.\n"
+      "A split model with missing shards decodes the tensors of the shards present (after a warning); a tensor\n"
+      "not among them is an I/O error (exit 3) that names the missing shards.");
   add_gguf_file_argument(*cmd, opts->path, Presence::Optional);
   cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)")->allow_extra_args(false);
   add_filter_option(*cmd, opts->filter);

@@ -42,6 +42,22 @@ std::string number_text(double v) {
   return text;
 }
 
+// Whether two tensors of one format hold the same bytes once both are little-endian; compared
+// a few blocks at a time so that big-endian data is never copied whole.
+bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const GgufFile& b, const TensorInfo& tb) {
+  if (ta.byte_size != tb.byte_size) return false;
+  const std::uint64_t blocks = ta.byte_size / ta.format->block_bytes;
+  const std::uint64_t step = std::max<std::uint64_t>(1, (256u << 10) / ta.format->block_bytes);
+  std::vector<std::byte> scratch_a, scratch_b;
+  for (std::uint64_t first = 0; first < blocks; first += step) {
+    const std::uint64_t n = std::min(step, blocks - first);
+    const auto x = little_endian_tensor_blocks(a, ta, first, n, scratch_a);
+    const auto y = little_endian_tensor_blocks(b, tb, first, n, scratch_b);
+    if (std::memcmp(x.data(), y.data(), x.size()) != 0) return false;
+  }
+  return true;
+}
+
 bool selected(const DiffOptions& opts, std::string_view name) {
   return opts.filter.empty() || glob_matches(opts.filter, name);
 }
@@ -70,11 +86,7 @@ void run_diff(const DiffOptions& opts) {
   {
     Progress progress("diff", total);
     for (Pair& p : pairs) {
-      std::vector<std::byte> swapped_a, swapped_b;  // only for big-endian plain data
-      const auto bytes_a = little_endian_tensor_bytes(a, *p.a, swapped_a);
-      const auto bytes_b = little_endian_tensor_bytes(b, *p.b, swapped_b);
-      p.same_bytes = p.a->format == p.b->format && p.a->ne == p.b->ne && bytes_a.size() == bytes_b.size() &&
-                     std::memcmp(bytes_a.data(), bytes_b.data(), bytes_a.size()) == 0;
+      p.same_bytes = p.a->format == p.b->format && p.a->ne == p.b->ne && same_little_endian_bytes(a, *p.a, b, *p.b);
       if (p.a->ne != p.b->ne) continue;
       p.compared = true;
       if (p.same_bytes) {
@@ -83,7 +95,12 @@ void run_diff(const DiffOptions& opts) {
         continue;
       }
       progress.set_label(std::string(p.a->name));
-      p.diff = compare_tensors(*p.a->format, bytes_a, *p.b->format, bytes_b, p.a->element_count, opts.threads,
+      std::vector<std::byte> fetched_a, fetched_b;  // remote tensors, read whole
+      const PackedBytes bytes_a{*p.a->format, a.tensor_bytes(*p.a, 0, p.a->byte_size, fetched_a),
+                                tensor_data_is_big_endian(a, *p.a)};
+      const PackedBytes bytes_b{*p.b->format, b.tensor_bytes(*p.b, 0, p.b->byte_size, fetched_b),
+                                tensor_data_is_big_endian(b, *p.b)};
+      p.diff = compare_tensors(bytes_a, bytes_b, p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
       spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
     }

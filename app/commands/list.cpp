@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "partial_model.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
 
@@ -18,9 +19,9 @@ struct ListOptions {
 };
 
 void run_list(const ListOptions& opts) {
-  const GgufFile model = GgufFile::open(opts.path);
+  const GgufFile model = open_present_shards(opts.path);
   const auto tensors = select_tensors(model, {}, opts.filter, opts.filter.empty());
-  const bool split = model.shards().size() > 1;
+  const bool split = model.primary().split_number > 0;
   if (opts.json) {
     Json out = Json::array();
     for (const TensorInfo* t : tensors) {
@@ -34,7 +35,7 @@ void run_list(const ListOptions& opts) {
                      {"bytes", t->byte_size},
                      {"offset_in_data", t->offset_in_data},
                      {"file_offset", t->file_offset},
-                     {"shard", t->shard}});
+                     {"shard", split ? shard_number(model, *t) - 1 : 0}});
     }
     std::cout << dump_json(out) << '\n';
     return;
@@ -55,7 +56,7 @@ void run_list(const ListOptions& opts) {
                                     std::to_string(t->element_count),
                                     std::to_string(t->byte_size),
                                     std::to_string(t->file_offset)};
-    if (split) row.push_back(std::to_string(t->shard + 1));
+    if (split) row.push_back(std::to_string(shard_number(model, *t)));
     table.add_row(std::move(row));
   }
   table.print(std::cout);
@@ -64,6 +65,9 @@ void run_list(const ListOptions& opts) {
 void add_list_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ListOptions>();
   CLI::App* cmd = app.add_subcommand("list", "List a GGUF file's tensors: type, format id, ONNX shape, size, offset");
+  cmd->footer(
+      "Any shard of a split model lists the tensors of all its shards (column 'shard'). When some shards are "
+      "missing, those present are listed after a one-line warning on standard error.");
   add_gguf_file_argument(*cmd, opts->path);
   add_filter_option(*cmd, opts->filter);
   add_json_flag(*cmd, opts->json);

@@ -21,7 +21,8 @@ struct MetaOptions {
 };
 
 void run_meta(const MetaOptions& opts) {
-  const GgufFile model = GgufFile::open(opts.path);
+  // This file's own key-value pairs: a shard of a split model is read alone, siblings or not.
+  const GgufFile model = GgufFile::open(opts.path, ShardPolicy::OnlyThisFile);
   if (!opts.keys.empty()) {
     for (const std::string& key : opts.keys)
       if (!model.find_metadata(key)) invalid_input(opts.path + ": no metadata key '" + key + "'");
@@ -58,6 +59,9 @@ void run_meta(const MetaOptions& opts) {
 void add_meta_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<MetaOptions>();
   CLI::App* cmd = app.add_subcommand("meta", "Show a GGUF file's metadata (all keys, or chosen values for scripts)");
+  cmd->footer(
+      "A shard of a split model (NAME-00002-of-00003.gguf) shows its own key-value pairs, whether or not the "
+      "other shards are present.");
   add_gguf_file_argument(*cmd, opts->path);
   cmd->add_option("-k,--key", opts->keys,
                   "Print only this key's value, unquoted (arrays: one element per line); repeatable");

@@ -12,6 +12,9 @@ namespace onnxq {
 
 namespace {
 
+// gguf-split numbers shards with 5 digits.
+constexpr std::uint64_t kMaxShards = 99999;
+
 // gguf-split names shards `<base>-00001-of-00003.gguf`.
 struct SplitName {
   std::string base;
@@ -90,26 +93,47 @@ GgufFile GgufFile::parse(std::span<const std::byte> bytes, std::string name) {
   return model;
 }
 
-GgufFile GgufFile::open(const std::string& path) {
+GgufFile GgufFile::open(const std::string& path, ShardPolicy policy) {
   GgufFile model;
   const auto split = parse_split_name(path);
-  if (!split || split->count <= 1) {
+  if (policy == ShardPolicy::OnlyThisFile) {
     model.shards_.push_back(open_shard(path));
-    const auto count = metadata_u64(model.shards_.front(), "split.count");
-    if (count && *count > 1)
-      invalid_input(
-          path + ": metadata split.count = " + std::to_string(*count) +
-          " but the file name does not follow the <name>-00001-of-0000N.gguf pattern, so its shards cannot be found");
+    if (split) model.shards_.back().split_number = split->index;
+  } else if (!split || split->count <= 1) {
+    model.shards_.push_back(open_shard(path));
+    GgufShard& shard = model.shards_.front();
+    const auto count = metadata_u64(shard, "split.count");
+    if (count && *count > 1) {
+      if (policy != ShardPolicy::AllowMissing)
+        invalid_input(
+            path + ": metadata split.count = " + std::to_string(*count) +
+            " but the file name does not follow the <name>-00001-of-0000N.gguf pattern, so its shards cannot be found");
+      // A renamed shard: its siblings cannot be found, so all of them count as missing (paths unknown).
+      const auto no = metadata_u64(shard, "split.no").value_or(0);
+      if (*count > kMaxShards || no >= *count)
+        invalid_input(path + ": metadata split.no = " + std::to_string(no) + " and split.count = " +
+                      std::to_string(*count) + ", expected split.no < split.count <= " + std::to_string(kMaxShards));
+      shard.split_number = static_cast<int>(no) + 1;
+      for (int i = 1; i <= static_cast<int>(*count); ++i)
+        if (i != shard.split_number) model.missing_.push_back({i, ""});
+    }
   } else {
     if (split->index < 1 || split->index > split->count)
       invalid_input(path + ": shard number " + std::to_string(split->index) + " is outside 1.." +
                     std::to_string(split->count));
     for (int i = 1; i <= split->count; ++i) {
-      const std::string p = shard_path(*split, i);
-      if (!is_remote_path(p) && !std::filesystem::exists(p))
+      const std::string p = i == split->index ? path : shard_path(*split, i);
+      if (i != split->index && !is_remote_path(p) && !std::filesystem::exists(p)) {
+        if (policy == ShardPolicy::AllowMissing) {
+          model.missing_.push_back({i, p});
+          continue;
+        }
         fail(ErrorKind::Io, "missing shard " + std::to_string(i) + " of " + std::to_string(split->count) + ": " + p);
+      }
+      if (i == split->index) model.named_ = model.shards_.size();
       model.shards_.push_back(open_shard(p));
-      const GgufShard& shard = model.shards_.back();
+      GgufShard& shard = model.shards_.back();
+      shard.split_number = i;
       const auto no = metadata_u64(shard, "split.no");
       const auto count = metadata_u64(shard, "split.count");
       if (count && *count != static_cast<std::uint64_t>(split->count))
@@ -122,7 +146,7 @@ GgufFile GgufFile::open(const std::string& path) {
     const auto total = metadata_u64(model.shards_.front(), "split.tensors.count");
     std::uint64_t found = 0;
     for (const auto& s : model.shards_) found += s.tensors.size();
-    if (total && *total != found)
+    if (total && *total != found && model.missing_.empty())
       invalid_input(model.shards_.front().path + ": metadata split.tensors.count = " + std::to_string(*total) +
                     ", but the shards hold " + std::to_string(found) + " tensors");
   }

@@ -21,6 +21,10 @@ constexpr std::uint32_t kMagicBE = 0x47475546;                    // "FUGG": the
 constexpr std::uint64_t kMinKvBytes = 8 + 4 + 1;                  // empty key, type, smallest value
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;  // empty name, n_dims, one dim, type, offset
 constexpr std::uint32_t kMaxDims = 4;
+// ggml's limits (src/gguf.cpp): a tensor name fits GGML_MAX_NAME = 64 bytes with its NUL, and
+// general.alignment is at most 1 MiB.
+constexpr std::size_t kMaxTensorNameBytes = 63;
+constexpr std::uint64_t kMaxAlignment = std::uint64_t{1} << 20;
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
@@ -127,6 +131,7 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     const std::uint64_t at = reader.offset();
     const std::string_view key = reader.read_string("metadata key");
+    if (key.empty()) reader.fail_at(at, "metadata key " + str(i) + " is empty, expected at least 1 byte");
     const std::uint64_t type_at = reader.offset();
     const auto type = reader.read<std::uint32_t>("metadata value type");
     if (!valid_value_type(type))
@@ -145,6 +150,8 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
     const std::uint64_t a = kv.value.raw_bits();
     if (a == 0 || !std::has_single_bit(a))
       reader.fail_at(kv.offset, "general.alignment is " + str(a) + ", expected a power of two");
+    if (a > kMaxAlignment)
+      reader.fail_at(kv.offset, "general.alignment is " + str(a) + ", more than ggml's limit of " + str(kMaxAlignment));
     shard.alignment = a;
   }
 
@@ -160,6 +167,10 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
     TensorInfo t{};
     t.name = reader.read_string("tensor name");
     const std::string who = "tensor " + quoted(t.name);
+    if (t.name.size() > kMaxTensorNameBytes)
+      reader.fail_at(at, "tensor " + str(i) + " name is " + str(t.name.size()) +
+                             " bytes long, more than ggml's limit of " + str(kMaxTensorNameBytes) +
+                             " (GGML_MAX_NAME 64 with its NUL)");
     if (!names.insert(t.name).second) reader.fail_at(at, "duplicate tensor name " + quoted(t.name));
     const std::uint64_t dims_at = reader.offset();
     const auto n_dims = reader.read<std::uint32_t>("tensor n_dims");
@@ -209,9 +220,8 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
   auto data_offset = checked_align_up(infos_end, shard.alignment);
   if (!data_offset) reader.fail_at(infos_end, "data section offset overflows 64 bits");
   shard.data_offset = *data_offset;
-  const bool has_data =
-      std::any_of(shard.tensors.begin(), shard.tensors.end(), [](auto& t) { return t.byte_size > 0; });
-  if (has_data && shard.data_offset > file_size)
+  // As in ggml, a file with tensors holds the padding up to its data section, even when all are empty.
+  if (!shard.tensors.empty() && shard.data_offset > file_size)
     reader.fail_at(infos_end, "data section would start at " + str(shard.data_offset) + ", past the end of the " +
                                   str(file_size) + "-byte file");
   for (TensorInfo& t : shard.tensors) {

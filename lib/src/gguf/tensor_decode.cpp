@@ -1,54 +1,58 @@
 #include "onnxq/gguf/tensor_decode.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <exception>
 #include <vector>
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 
 namespace onnxq {
+namespace {
+
+// Input bytes swapped per step: small enough to stay in L2 between the swap and the decode.
+constexpr std::uint64_t kSwapChunkBytes = 256u << 10;
+
+}  // namespace
 
 bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor) {
-  return model.shards().at(tensor.shard).big_endian && !tensor.format->is_block_format() &&
-         tensor.format->block_bytes > 1;
+  return model.shards().at(tensor.shard).big_endian && has_byte_order(*tensor.format);
 }
 
 namespace {
 
-void swap_elements(std::span<std::byte> bytes, std::size_t width) {
-  for (std::size_t i = 0; i + width <= bytes.size(); i += width) std::reverse(&bytes[i], &bytes[i] + width);
+// Blocks of a remote tensor, read into `scratch` and made little-endian there.
+std::span<const std::byte> remote_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
+                                         std::uint64_t block_count, std::vector<std::byte>& scratch) {
+  const std::uint64_t width = tensor.format->block_bytes;
+  const auto begin = checked_mul(first_block, width);
+  const auto length = checked_mul(block_count, width);
+  if (!begin || !length)
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
+                     ") lie outside tensor '" + std::string(tensor.name) + "'");
+  model.tensor_bytes(tensor, *begin, *length, scratch);
+  if (tensor_data_is_big_endian(model, tensor)) swap_byte_order(*tensor.format, scratch);
+  return scratch;
 }
 
 }  // namespace
 
-std::span<const std::byte> little_endian_tensor_bytes(const GgufFile& model, const TensorInfo& tensor,
-                                                      std::vector<std::byte>& storage) {
-  if (model.is_remote(tensor)) {
-    model.tensor_bytes(tensor, 0, tensor.byte_size, storage);
-    if (tensor_data_is_big_endian(model, tensor)) swap_elements(storage, tensor.format->block_bytes);
-    return storage;
-  }
-  const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
-  if (!tensor_data_is_big_endian(model, tensor)) return bytes;
-  storage.assign(bytes.begin(), bytes.end());
-  swap_elements(storage, tensor.format->block_bytes);
-  return storage;
+std::span<const std::byte> little_endian_tensor_blocks(const GgufFile& model, const TensorInfo& tensor,
+                                                       std::uint64_t first_block, std::uint64_t block_count,
+                                                       std::vector<std::byte>& scratch) {
+  if (model.is_remote(tensor)) return remote_blocks(model, tensor, first_block, block_count, scratch);
+  return little_endian_blocks(*tensor.format, model.tensor_bytes(tensor), tensor_data_is_big_endian(model, tensor),
+                              first_block, block_count, scratch);
 }
 
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
-  if (model.is_remote(tensor)) {
-    // Only these blocks' bytes are read (through the source's cache).
-    const std::size_t width = tensor.format->block_bytes;
-    const auto begin = checked_mul(first_block, width);
-    const auto length = checked_mul(block_count, width);
-    if (!begin || !length)
-      invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
-                       ") lie outside tensor '" + std::string(tensor.name) + "'");
-    std::vector<std::byte> storage;
-    model.tensor_bytes(tensor, *begin, *length, storage);
-    if (tensor_data_is_big_endian(model, tensor)) swap_elements(storage, width);
-    decode_blocks(*tensor.format, storage, 0, block_count, out_dtype, dst, threads);
+  if (model.is_remote(tensor)) {  // only these blocks are read, through the source's cache
+    std::vector<std::byte> scratch;
+    decode_blocks(*tensor.format, remote_blocks(model, tensor, first_block, block_count, scratch), 0, block_count,
+                  out_dtype, dst, threads);
     return;
   }
   const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
@@ -56,15 +60,42 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
     decode_blocks(*tensor.format, bytes, first_block, block_count, out_dtype, dst, threads);
     return;
   }
-  const std::size_t width = tensor.format->block_bytes;
+  const BlockFormat& format = *tensor.format;
   const auto end = checked_add(first_block, block_count);
-  if (!end || *end > bytes.size() / width)
-    invalid_argument("elements [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
+  if (!end || *end > bytes.size() / format.block_bytes)
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
                      ") lie outside tensor '" + std::string(tensor.name) + "'");
-  std::vector<std::byte> swapped(bytes.begin() + static_cast<std::ptrdiff_t>(first_block * width),
-                                 bytes.begin() + static_cast<std::ptrdiff_t>(*end * width));
-  swap_elements(swapped, width);
-  decode_blocks(*tensor.format, swapped, 0, block_count, out_dtype, dst, threads);
+  const std::uint64_t step = std::max<std::uint64_t>(1, kSwapChunkBytes / format.block_bytes);
+  const std::uint64_t steps = (block_count + step - 1) / step;
+  const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);
+  const int wanted = threads > 0 ? threads : omp_get_max_threads();
+  const int team = static_cast<int>(std::clamp<std::uint64_t>(steps, 1, static_cast<std::uint64_t>(wanted)));
+  auto decode_step = [&](std::uint64_t s, std::vector<std::byte>& scratch) {
+    const std::uint64_t at = s * step;
+    const std::uint64_t n = std::min(step, block_count - at);
+    const auto le = little_endian_blocks(format, bytes, true, first_block + at, n, scratch);
+    decode_blocks(format, le, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
+  };
+  if (team <= 1) {  // the usual case (decoded_stream's decoder threads): no OpenMP team
+    std::vector<std::byte> scratch;
+    for (std::uint64_t s = 0; s < steps; ++s) decode_step(s, scratch);
+    return;
+  }
+  std::exception_ptr failure;
+#pragma omp parallel num_threads(team)
+  {
+    std::vector<std::byte> scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(steps); ++s) {
+      try {
+        decode_step(static_cast<std::uint64_t>(s), scratch);
+      } catch (...) {
+#pragma omp critical(onnxq_tensor_decode_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace onnxq

@@ -10,6 +10,7 @@
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/formats/byte_order.hpp"
 #include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {
@@ -44,9 +45,10 @@ int thread_count(int threads, std::uint64_t chunks) {
 
 }  // namespace
 
-TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
-                                 int threads, const std::function<void(std::uint64_t)>& on_chunk) {
-  const ChunkPlan plan = plan_chunks(format, src, element_count);
+TensorStats compute_tensor_stats(const PackedBytes& packed, std::uint64_t element_count, int threads,
+                                 const std::function<void(std::uint64_t)>& on_chunk) {
+  const BlockFormat& format = packed.format;
+  const ChunkPlan plan = plan_chunks(format, packed.bytes, element_count);
   std::vector<ValueStats> partial(plan.chunks);
   std::vector<ScaleCounts> scales(plan.chunks);
   const std::int64_t chunks = static_cast<std::int64_t>(plan.chunks);
@@ -54,14 +56,16 @@ TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std:
 #pragma omp parallel num_threads(thread_count(threads, plan.chunks))
   {
     std::vector<float> buffer(plan.chunk_blocks * format.block_elements);
+    std::vector<std::byte> scratch;  // big-endian input only
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t c = 0; c < chunks; ++c) {
       try {
         const std::uint64_t first = static_cast<std::uint64_t>(c) * plan.chunk_blocks;
         const std::uint64_t n = std::min(plan.chunk_blocks, plan.total_blocks - first);
-        decode_blocks(format, src, first, n, DType::Float, buffer.data(), 1);
+        const auto src = little_endian_blocks(format, packed.bytes, packed.big_endian, first, n, scratch);
+        decode_blocks(format, src, 0, n, DType::Float, buffer.data(), 1);
         partial[c].add({buffer.data(), n * format.block_elements});
-        scales[c] = count_block_scales(format, src, first, n);
+        scales[c] = count_block_scales(format, src, 0, n);
         if (on_chunk) on_chunk(n * format.block_bytes);
       } catch (...) {
 #pragma omp critical(onnxq_stats_failure)
@@ -79,11 +83,12 @@ TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std:
   return result;
 }
 
-DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
-                                std::span<const std::byte> b, std::uint64_t element_count, int threads,
+DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std::uint64_t element_count, int threads,
                                 const std::function<void(std::uint64_t)>& on_chunk) {
-  plan_chunks(format_a, a, element_count);  // validates the sizes
-  plan_chunks(format_b, b, element_count);
+  const BlockFormat& format_a = a.format;
+  const BlockFormat& format_b = b.format;
+  plan_chunks(format_a, a.bytes, element_count);  // validates the sizes
+  plan_chunks(format_b, b.bytes, element_count);
   const std::uint64_t chunk = kStatsChunkElements;  // a multiple of both block sizes
   const std::uint64_t chunks = (element_count + chunk - 1) / chunk;
   std::vector<DifferenceStats> partial(chunks);
@@ -91,15 +96,19 @@ DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std
 #pragma omp parallel num_threads(thread_count(threads, chunks))
   {
     std::vector<float> xa(chunk), xb(chunk);
+    std::vector<std::byte> scratch_a, scratch_b;  // big-endian input only
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
       try {
         const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk;
         const std::uint64_t n = std::min(chunk, element_count - first);
-        decode_blocks(format_a, a, first / format_a.block_elements, n / format_a.block_elements, DType::Float,
-                      xa.data(), 1);
-        decode_blocks(format_b, b, first / format_b.block_elements, n / format_b.block_elements, DType::Float,
-                      xb.data(), 1);
+        const std::uint64_t na = n / format_a.block_elements, nb = n / format_b.block_elements;
+        const auto src_a =
+            little_endian_blocks(format_a, a.bytes, a.big_endian, first / format_a.block_elements, na, scratch_a);
+        const auto src_b =
+            little_endian_blocks(format_b, b.bytes, b.big_endian, first / format_b.block_elements, nb, scratch_b);
+        decode_blocks(format_a, src_a, 0, na, DType::Float, xa.data(), 1);
+        decode_blocks(format_b, src_b, 0, nb, DType::Float, xb.data(), 1);
         DifferenceStats& d = partial[c];
         d.count = n;
         for (std::uint64_t i = 0; i < n; ++i) {

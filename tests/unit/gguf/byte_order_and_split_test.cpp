@@ -7,6 +7,7 @@
 #include "gguf_builder.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
 
 namespace onnxq {
 namespace {
@@ -67,6 +68,51 @@ TEST(GgufByteOrder, BigEndianFilesReadTheSameValues) {
   }
 }
 
+// A big-endian q4_K tensor of several swap steps (589 KiB), decoded by two threads, equals its
+// little-endian twin bit for bit; the swapped d and dmin are written here by hand.
+TEST(GgufByteOrder, BigEndianBlocksDecodeLikeTheirTwinOnManyThreads) {
+  constexpr std::size_t kBlocks = 4096, kBytes = 144;
+  std::vector<std::uint8_t> le_data(kBlocks * kBytes);
+  std::uint32_t x = 12345;
+  for (auto& b : le_data) b = static_cast<std::uint8_t>((x = x * 1103515245u + 12345u) >> 24);
+  std::vector<std::uint8_t> be_data = le_data;
+  for (std::size_t b = 0; b < kBlocks; ++b) {
+    std::swap(be_data[b * kBytes + 0], be_data[b * kBytes + 1]);  // d
+    std::swap(be_data[b * kBytes + 2], be_data[b * kBytes + 3]);  // dmin
+  }
+  auto build = [](bool big_endian, std::vector<std::uint8_t> data) {
+    GgufBuilder b;
+    b.big_endian = big_endian;
+    testing::BuilderTensor t;
+    t.name = "w";
+    t.ne = {256, kBlocks};
+    t.type = 12;
+    t.data = std::move(data);
+    b.tensor(std::move(t));
+    return b.build();
+  };
+  const auto le_bytes = build(false, le_data);
+  const auto be_bytes = build(true, be_data);
+  const GgufFile le = parse(le_bytes);
+  const GgufFile be = parse(be_bytes);
+  ASSERT_TRUE(tensor_data_is_big_endian(be, be.tensors()[0]));
+  ASSERT_FALSE(tensor_data_is_big_endian(le, le.tensors()[0]));
+  for (DType out : {DType::Float, DType::Float16, DType::BFloat16, DType::Double}) {
+    const std::size_t n = kBlocks * 256 * (dtype_info(out).bits / 8);
+    std::vector<std::uint8_t> want(n), got(n, 0xAA);
+    decode_tensor_blocks(le, le.tensors()[0], 0, kBlocks, out, want.data(), 1);
+    decode_tensor_blocks(be, be.tensors()[0], 0, kBlocks, out, got.data(), 2);
+    EXPECT_EQ(got, want) << dtype_info(out).onnx_name;
+    // A range that starts and ends inside the swap steps.
+    const std::size_t per_block = n / kBlocks;
+    std::vector<std::uint8_t> part(1900 * per_block);
+    decode_tensor_blocks(be, be.tensors()[0], 1000, 1900, out, part.data(), 2);
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), want.begin() + 1000 * per_block));
+  }
+  std::vector<float> one(256);
+  EXPECT_THROW(decode_tensor_blocks(be, be.tensors()[0], kBlocks, 1, DType::Float, one.data(), 2), Error);
+}
+
 class SplitModel : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -125,6 +171,44 @@ TEST_F(SplitModel, MissingShardIsAnIoError) {
     EXPECT_EQ(e.kind(), ErrorKind::Io);
     EXPECT_NE(std::string(e.what()).find("missing shard 2 of 3"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(SplitModel, ShardsPresentOpenWhenOthersAreAllowedToBeMissing) {
+  write_shards(3, 1);
+  std::filesystem::remove(shard_name(2, 3));
+  const GgufFile model = GgufFile::open(shard_name(3, 3), ShardPolicy::AllowMissing);
+  ASSERT_EQ(model.shards().size(), 2u);
+  ASSERT_EQ(model.missing_shards().size(), 1u);
+  EXPECT_EQ(model.missing_shards()[0].split_number, 2);
+  EXPECT_EQ(model.missing_shards()[0].path, shard_name(2, 3));
+  EXPECT_EQ(model.named_shard().split_number, 3);
+  EXPECT_EQ(model.named_shard().path, shard_name(3, 3));
+  ASSERT_EQ(model.tensors().size(), 2u);
+  EXPECT_EQ(model.tensors()[1].name, "t2.0");
+  EXPECT_EQ(model.shards()[model.tensors()[1].shard].split_number, 3);
+}
+
+TEST_F(SplitModel, OnlyThisFileReadsTheNamedShardAlone) {
+  write_shards(3, 1);
+  std::filesystem::remove(shard_name(1, 3));
+  const GgufFile model = GgufFile::open(shard_name(2, 3), ShardPolicy::OnlyThisFile);
+  ASSERT_EQ(model.shards().size(), 1u);
+  EXPECT_TRUE(model.missing_shards().empty());
+  EXPECT_EQ(model.find_metadata("split.no")->as_u64(), 1u);
+  EXPECT_EQ(model.find_metadata("general.name"), nullptr) << "shard 1's keys are not this file's";
+  EXPECT_EQ(model.named_shard().split_number, 2);
+}
+
+TEST_F(SplitModel, RenamedShardCountsItsSiblingsAsMissing) {
+  write_shards(3, 1);
+  const auto renamed = (dir_ / "renamed.gguf").string();
+  std::filesystem::rename(shard_name(2, 3), renamed);
+  const GgufFile model = GgufFile::open(renamed, ShardPolicy::AllowMissing);
+  EXPECT_EQ(model.named_shard().split_number, 2);
+  ASSERT_EQ(model.missing_shards().size(), 2u);
+  EXPECT_EQ(model.missing_shards()[0].split_number, 1);
+  EXPECT_EQ(model.missing_shards()[1].split_number, 3);
+  EXPECT_TRUE(model.missing_shards()[0].path.empty());
 }
 
 TEST_F(SplitModel, CountThatDisagreesWithTheNameIsRejected) {

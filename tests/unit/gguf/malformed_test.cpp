@@ -329,6 +329,47 @@ std::vector<Case> catalogue() {
                  return bytes;
                },
                false, "outside"});
+
+  // ggml's limits (src/gguf.cpp): an empty key, a tensor name of GGML_MAX_NAME (64) bytes or more,
+  // an alignment above 1 MiB, and a header whose padding to the data section is cut off.
+  c.push_back({"empty key",
+               [] {
+                 auto b = base_builder();
+                 b.kv_u32("", 1);
+                 return b.build();
+               },
+               false, "metadata key 2 is empty"});
+  for (std::size_t n : {63u, 64u, 200u}) {
+    c.push_back({"tensor name of " + std::to_string(n) + " bytes",
+                 [n] {
+                   auto b = base_builder();
+                   b.tensor(std::string(n, 'x'), {4}, 0);
+                   return b.build();
+                 },
+                 n <= 63, "tensor 2 name is " + std::to_string(n) + " bytes long, more than ggml's limit of 63"});
+  }
+  c.push_back({"alignment 2^20",
+               [] {
+                 auto b = base_builder();
+                 b.alignment = 1u << 20;
+                 b.kv_u32("general.alignment", 1u << 20);
+                 return b.build();
+               },
+               true, ""});
+  c.push_back({"alignment 2^21",
+               [] {
+                 auto b = base_builder();
+                 b.kv_u32("general.alignment", 1u << 21);
+                 return b.build();
+               },
+               false, "general.alignment is 2097152, more than ggml's limit of 1048576"});
+  c.push_back({"header padding cut off, all tensors empty",
+               [] {
+                 auto bytes = one_tensor({32, 0}, 2).build();
+                 bytes.resize(parse(bytes).primary().data_offset - 1);  // the last padding byte is missing
+                 return bytes;
+               },
+               false, "past the end"});
   return c;
 }
 // clang-format on

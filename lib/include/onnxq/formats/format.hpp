@@ -17,7 +17,8 @@ namespace onnxq {
 // (lib/src/simd/<family>-inl.hpp) decode a format.
 enum class FormatFamily : std::uint8_t { Legacy, KQuant, Iq, Ternary, Fp4, LowBit, Plain };
 
-// What the bytes of one block field hold.
+// What the bytes of one block field hold. "little-endian" is the usual storage; a big-endian
+// file stores the multi-byte kinds big-endian (onnxq/formats/byte_order.hpp).
 enum class FieldKind : std::uint8_t {
   Bytes,        // packed quants, sign bits, integer sub-scales: single bytes, no byte order
   Fp16Scale,    // an IEEE binary16 scale, little-endian

@@ -113,6 +113,7 @@ struct TensorInfo {
 // One parsed GGUF file.
 struct GgufShard {
   std::string path;
+  int split_number = 0;  // 1-based shard number of a gguf-split model (from the file name), 0 for a lone file
   std::shared_ptr<const MappedFile> file;                // null when parsed from caller memory or remote
   std::span<const std::byte> bytes;                      // the whole file; for a remote file only its header
   std::uint64_t size = 0;                                // the file's size in bytes
@@ -126,19 +127,38 @@ struct GgufShard {
   std::vector<TensorInfo> tensors;  // `shard` fields index this shard's position in the model
 };
 
-// A GGUF model: one file, or all shards of a gguf-split model.
+// A shard of a split model whose file is absent.
+struct MissingShard {
+  int split_number;  // 1-based
+  std::string path;
+};
+
+// Which shards GgufFile::open reads when a file's name is `<base>-0000K-of-0000N.gguf`.
+enum class ShardPolicy {
+  All,           // all N; a missing one is Error(Io)
+  AllowMissing,  // those present (validated as for All); the others are listed in missing_shards()
+  OnlyThisFile,  // the named file alone, as a file of its own (its own metadata; no siblings read)
+};
+
+// A GGUF model: one file, or the shards of a gguf-split model.
 class GgufFile {
  public:
   // Opens a file or URL (http://, https://, hf://OWNER/REPO[@REVISION]/PATH); if its name is
   // `<base>-0000K-of-0000N.gguf` (or it carries split.count > 1), opens and validates all N
-  // shards. Throws Error(Io / InvalidInput).
-  static GgufFile open(const std::string& path);
+  // shards (see ShardPolicy; shards of a remote model are never taken as missing, only as
+  // failing to open). Throws Error(Io / InvalidInput).
+  static GgufFile open(const std::string& path, ShardPolicy policy = ShardPolicy::All);
   // Parses bytes the caller keeps alive (tests, fuzzing). `name` is used in messages.
   static GgufFile parse(std::span<const std::byte> bytes, std::string name);
 
+  // The shards present, in shard order.
   const std::vector<GgufShard>& shards() const { return shards_; }
   const GgufShard& primary() const { return shards_.front(); }
-  // Metadata of the first shard.
+  // The file open() was given, among shards().
+  const GgufShard& named_shard() const { return shards_.at(named_); }
+  // Shards whose files are absent (ShardPolicy::AllowMissing only).
+  const std::vector<MissingShard>& missing_shards() const { return missing_; }
+  // Metadata of the first shard present.
   const std::vector<GgufKeyValue>& metadata() const { return shards_.front().metadata; }
   const GgufValue* find_metadata(std::string_view key) const;
   // All tensors of all shards, in file order.
@@ -159,6 +179,8 @@ class GgufFile {
  private:
   std::vector<GgufShard> shards_;
   std::vector<TensorInfo> tensors_;
+  std::vector<MissingShard> missing_;
+  std::size_t named_ = 0;
 };
 
 }  // namespace onnxq

@@ -6,22 +6,26 @@
 #include <vector>
 
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/formats/byte_order.hpp"
 #include "onnxq/gguf/file.hpp"
 
 namespace onnxq {
 
-// True when the tensor's elements are stored big-endian: plain multi-byte types (F16, F32,
-// I32 ...) in a big-endian file. Blocks of the quantized formats keep their little-endian
-// fields in such files (writers byte-swap only multi-byte numeric arrays), so they never are.
+// True when the tensor's stored numbers are big-endian: a big-endian file, and a type with
+// multi-byte numbers (plain F16, F32, I32 ..., or block fields such as the binary16 scales;
+// see onnxq/formats/byte_order.hpp for the rule). mxfp4 and nvfp4 blocks never are.
 bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor);
 
-// The tensor's bytes with plain elements in little-endian order: a view of the mapping, or a
-// copy kept in `storage` (byte-swapped big-endian plain data; all of a remote tensor, read whole).
-std::span<const std::byte> little_endian_tensor_bytes(const GgufFile& model, const TensorInfo& tensor,
-                                                      std::vector<std::byte>& storage);
+// Blocks [first_block, first_block + block_count) of the tensor in little-endian order: a view
+// of the mapping, or a copy kept in `scratch` (big-endian data byte-swapped; a remote tensor's
+// blocks, read).
+std::span<const std::byte> little_endian_tensor_blocks(const GgufFile& model, const TensorInfo& tensor,
+                                                       std::uint64_t first_block, std::uint64_t block_count,
+                                                       std::vector<std::byte>& scratch);
 
-// decode_blocks() on a GGUF tensor's bytes, byte-swapping big-endian plain elements first.
-// Of a remote tensor only these blocks are read.
+// decode_blocks() on a GGUF tensor's bytes. Big-endian data is byte-swapped a few hundred
+// KiB at a time into a scratch buffer per thread, so memory stays bounded. Of a remote tensor
+// only these blocks are read.
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads = 0);
 

@@ -40,11 +40,24 @@ struct TensorStats {
 // Elements per chunk: a multiple of every block size, fixed so results do not depend on threads.
 inline constexpr std::uint64_t kStatsChunkElements = std::uint64_t{1} << 16;
 
+// A tensor's packed bytes. `big_endian`: its multi-byte numbers are stored big-endian
+// (onnxq/formats/byte_order.hpp); each chunk is then byte-swapped into a scratch buffer.
+struct PackedBytes {
+  const BlockFormat& format;
+  std::span<const std::byte> bytes;
+  bool big_endian = false;
+};
+
 // Decodes `src` (a tensor's packed bytes, element_count values) to float32 in chunks and
 // summarizes it, never holding more than one chunk per thread. threads == 0: all cores.
 // `on_chunk(bytes)` is called after each chunk with its input bytes, from any thread.
-TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
-                                 int threads = 0, const std::function<void(std::uint64_t)>& on_chunk = {});
+TensorStats compute_tensor_stats(const PackedBytes& src, std::uint64_t element_count, int threads = 0,
+                                 const std::function<void(std::uint64_t)>& on_chunk = {});
+inline TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src,
+                                        std::uint64_t element_count, int threads = 0,
+                                        const std::function<void(std::uint64_t)>& on_chunk = {}) {
+  return compute_tensor_stats(PackedBytes{format, src}, element_count, threads, on_chunk);
+}
 
 // Differences between two decodings of the same number of values (float32).
 struct DifferenceStats {
@@ -56,8 +69,13 @@ struct DifferenceStats {
   double rms() const;
 };
 
-DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
-                                std::span<const std::byte> b, std::uint64_t element_count, int threads = 0,
-                                const std::function<void(std::uint64_t)>& on_chunk = {});
+DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std::uint64_t element_count,
+                                int threads = 0, const std::function<void(std::uint64_t)>& on_chunk = {});
+inline DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a,
+                                       const BlockFormat& format_b, std::span<const std::byte> b,
+                                       std::uint64_t element_count, int threads = 0,
+                                       const std::function<void(std::uint64_t)>& on_chunk = {}) {
+  return compare_tensors(PackedBytes{format_a, a}, PackedBytes{format_b, b}, element_count, threads, on_chunk);
+}
 
 }  // namespace onnxq

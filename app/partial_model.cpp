@@ -1,0 +1,30 @@
+#include "partial_model.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace onnxq::cli {
+
+GgufFile open_present_shards(const std::string& path) {
+  GgufFile model = GgufFile::open(path, ShardPolicy::AllowMissing);
+  const auto& missing = model.missing_shards();
+  if (!missing.empty())
+    spdlog::warn("{}: {} of the model's {} shards are missing: {}; only the tensors of the shards present can be read",
+                 path, missing.size(), missing.size() + model.shards().size(), missing_shards_text(model));
+  return model;
+}
+
+std::string missing_shards_text(const GgufFile& model) {
+  std::string text;
+  for (const MissingShard& m : model.missing_shards()) {
+    if (!text.empty()) text += ", ";
+    text += std::to_string(m.split_number) + " (" +
+            (m.path.empty() ? "file name unknown: this file's name lacks -0000K-of-0000N" : m.path) + ")";
+  }
+  return text;
+}
+
+int shard_number(const GgufFile& model, const TensorInfo& tensor) {
+  return model.shards().at(tensor.shard).split_number;
+}
+
+}  // namespace onnxq::cli

@@ -1,0 +1,20 @@
+// Opening a split model of which some shards may be absent (a partial download, a renamed
+// file): info, list and dequant inspect the shards that are there, after a one-line warning.
+#pragma once
+
+#include <string>
+
+#include "onnxq/gguf/file.hpp"
+
+namespace onnxq::cli {
+
+// GgufFile::open with ShardPolicy::AllowMissing; warns on stderr when shards are missing.
+GgufFile open_present_shards(const std::string& path);
+
+// "1 (m-00001-of-00003.gguf), 3 (m-00003-of-00003.gguf)": the missing shards, for messages.
+std::string missing_shards_text(const GgufFile& model);
+
+// The 1-based shard number a tensor's shard carries (0 for a file that is not split).
+int shard_number(const GgufFile& model, const TensorInfo& tensor);
+
+}  // namespace onnxq::cli

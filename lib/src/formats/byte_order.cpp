@@ -1,0 +1,56 @@
+// Byte swapping of stored tensor data, driven by the field lists of the format rows.
+#include "onnxq/formats/byte_order.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
+
+namespace onnxq {
+namespace {
+
+void reverse_words(std::byte* p, std::size_t bytes, unsigned width) {
+  for (std::size_t i = 0; i + width <= bytes; i += width) std::reverse(p + i, p + i + width);
+}
+
+}  // namespace
+
+bool has_byte_order(const BlockFormat& format) {
+  if (!format.is_block_format()) return format.block_bytes > 1;
+  return std::any_of(format.fields.begin(), format.fields.end(),
+                     [](const BlockField& f) { return field_word_bytes(f.kind) > 1; });
+}
+
+void swap_byte_order(const BlockFormat& format, std::span<std::byte> blocks) {
+  const std::size_t block = format.block_bytes;
+  if (blocks.size() % block != 0)
+    invalid_argument(std::to_string(blocks.size()) + " bytes are not a whole number of " +
+                     std::string(format.gguf_name) + " blocks of " + std::to_string(block) + " bytes");
+  if (!format.is_block_format()) {
+    reverse_words(blocks.data(), blocks.size(), format.block_bytes);
+    return;
+  }
+  for (std::size_t at = 0; at < blocks.size(); at += block)
+    for (const BlockField& f : format.fields) {
+      const unsigned width = field_word_bytes(f.kind);
+      if (width > 1) reverse_words(blocks.data() + at + f.offset, f.width, width);
+    }
+}
+
+std::span<const std::byte> little_endian_blocks(const BlockFormat& format, std::span<const std::byte> src,
+                                                bool big_endian, std::uint64_t first_block, std::uint64_t block_count,
+                                                std::vector<std::byte>& scratch) {
+  const auto end = checked_add(first_block, block_count);
+  if (!end || *end > src.size() / format.block_bytes)
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) + ") of " +
+                     std::string(format.gguf_name) + " lie outside the " + std::to_string(src.size()) + " input bytes");
+  const auto range = src.subspan(static_cast<std::size_t>(first_block * format.block_bytes),
+                                 static_cast<std::size_t>(block_count * format.block_bytes));
+  if (!big_endian || !has_byte_order(format)) return range;
+  scratch.assign(range.begin(), range.end());
+  swap_byte_order(format, scratch);
+  return scratch;
+}
+
+}  // namespace onnxq
