@@ -131,6 +131,16 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert not d["only_in_a"] and not d["only_in_b"] and all(t["identical_bytes"] for t in d["tensors"]), d
 assert len(d["tensors"]) == 38' "$WORK/diff.json"
+# A big-endian file (gguf_tool.py's independent conversion): remote blocks are byte-swapped too.
+"$PYTHON" "$here/gguf_tool.py" big-endian "$TESTDATA/zoo.gguf" "$WORK/root/zoo-be.gguf" FUGG
+"$ONNXQ" dequant "$url/files/zoo-be.gguf" --all --out-dir "$WORK/dq-be" -q
+check "dequant --all of a remote big-endian file equals the little-endian one" diff -r "$WORK/dq-local" "$WORK/dq-be"
+check "stats of a remote big-endian file equal the little-endian ones" same_json stats "$TESTDATA/zoo.gguf" "$url/files/zoo-be.gguf"
+"$ONNXQ" diff --json "$url/files/zoo-be.gguf" "$url/files/zoo.gguf" >"$WORK/diff-be.json"
+check "diff of the remote big- and little-endian files finds no difference" "$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(t["identical_bytes"] for t in d["tensors"]) and len(d["tensors"]) == 38, d' "$WORK/diff-be.json"
 "$ONNXQ" dequant "$WORK/root/big.gguf" --tensor blk.17.ffn.weight -o "$WORK/local.npy" -q
 mark_log plain
 "$ONNXQ" dequant "$url/files/big.gguf" --tensor blk.17.ffn.weight -o "$WORK/remote.npy" -q
