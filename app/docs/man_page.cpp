@@ -135,7 +135,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "without copying them, lists their metadata and tensors, and decodes the 27 packed GGML block "
          "formats exactly as ggml does (the DequantizePacked operator), into .npy, safetensors or raw "
          "arrays. It also runs the Unpack, OneHot and Unsqueeze operators on .npy files and ONNX backend "
-         "node tests.\n.PP\n"
+         "node tests, hashes tensor data in llama-gguf-hash's manifest format, and audits files for every "
+         "problem (check).\n.PP\n"
          "Tables for people go to standard output; \\fB\\-\\-json\\fR gives the same facts for scripts. "
          "Binary output goes to a file, or to standard output only when asked (\\fB\\-o \\-\\fR) and never "
          "to a terminal. Files are written to a temporary name and renamed when complete, so an error or "
@@ -150,7 +151,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
       << ".TP\n.B " << kExitUsage << "\nUsage error: an unknown command or option, a missing or malformed argument.\n"
       << ".TP\n.B " << kExitInvalidInput
       << "\nInvalid input: a file or value that breaks a rule (a malformed GGUF or .npy file, a tensor that does "
-         "not exist, an operator attribute out of range, a conformance case that fails).\n"
+         "not exist, an operator attribute out of range, a conformance case that fails, a hash that does not match its "
+         "manifest, a file in which check finds errors).\n"
       << ".TP\n.B " << kExitIo
       << "\nI/O failure: a missing file, a permission problem, a read or write error, "
          "out of memory; for a remote file also a refused connection, an unknown host, a time-out, an HTTP "

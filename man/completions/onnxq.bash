@@ -3,13 +3,13 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|meta|list|dequant|formats|stats|diff|export|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|meta|list|dequant|formats|stats|diff|hash|export|check|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info meta list dequant formats stats diff export conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info meta list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
@@ -76,6 +76,14 @@ _onnxq() {
         --threads)
           COMPREPLY=(); return ;;
       esac ;;
+    hash)
+      opts='-h --help --xxh64 --xxh3 --sha1 --sha256 --uuid --all --no-layer -c --check --json --threads'
+      case $prev in
+        -c|--check)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --threads)
+          COMPREPLY=(); return ;;
+      esac ;;
     export)
       opts='-h --help -o --output --dtype --tensor --filter --max-shard-size --threads'
       case $prev in
@@ -91,6 +99,10 @@ _onnxq() {
           COMPREPLY=(); return ;;
         --threads)
           COMPREPLY=(); return ;;
+      esac ;;
+    check)
+      opts='-h --help --json --strict'
+      case $prev in
       esac ;;
     conformance)
       opts='-h --help --filter --rtol --atol --json --json-out'

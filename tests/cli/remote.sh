@@ -131,6 +131,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert not d["only_in_a"] and not d["only_in_b"] and all(t["identical_bytes"] for t in d["tensors"]), d
 assert len(d["tensors"]) == 38' "$WORK/diff.json"
+check "hash over http equals local" diff <("$ONNXQ" hash "$TESTDATA/zoo.gguf" | sed "s|$TESTDATA/zoo.gguf||") \
+  <("$ONNXQ" hash "$url/files/zoo.gguf" | sed "s|$url/files/zoo.gguf||")
+
 # A big-endian file (gguf_tool.py's independent conversion): remote blocks are byte-swapped too.
 "$PYTHON" "$here/gguf_tool.py" big-endian "$TESTDATA/zoo.gguf" "$WORK/root/zoo-be.gguf" FUGG
 "$ONNXQ" dequant "$url/files/zoo-be.gguf" --all --out-dir "$WORK/dq-be" -q

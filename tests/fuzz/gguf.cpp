@@ -1,9 +1,11 @@
 // Fuzz target: GGUF header, metadata and tensor infos, then every metadata value is
-// walked and the first blocks of every tensor are decoded into a small buffer.
+// walked and the first blocks of every tensor are decoded into a small buffer. The same bytes
+// go through `onnxq check`'s walker, which must report an error whenever the reader rejects them.
 #include <algorithm>
 #include <vector>
 
 #include "fuzz_check.hpp"
+#include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/file.hpp"
@@ -65,6 +67,10 @@ void decode_head(const onnxq::GgufFile& file, const onnxq::TensorInfo& t) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto findings = onnxq::check_gguf_bytes(fuzz_bytes(data, size), "fuzz.gguf");
+  const bool check_errors = std::any_of(findings.begin(), findings.end(),
+                                        [](const onnxq::Finding& f) { return f.severity == onnxq::Severity::Error; });
+  for (const onnxq::Finding& f : findings) FUZZ_CHECK(!f.offset || *f.offset <= size);
   try {
     const onnxq::GgufFile file = onnxq::GgufFile::parse(fuzz_bytes(data, size), "fuzz.gguf");
     for (const onnxq::GgufKeyValue& kv : file.metadata()) {
@@ -80,6 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       decode_head(file, t);
     }
   } catch (const onnxq::Error&) {
+    FUZZ_CHECK(check_errors);  // check reports at least what the reader rejects
   }
   return 0;
 }

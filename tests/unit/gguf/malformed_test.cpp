@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "gguf_builder.hpp"
+#include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/file.hpp"
 
@@ -395,6 +396,24 @@ TEST(GgufMalformed, Catalogue) {
   }
 }
 
+// `onnxq check` reports every file the reader rejects as an error (and never crashes); files the
+// reader accepts give no error except what only ggml's reader refuses (here: arrays of arrays).
+TEST(GgufMalformed, CheckReportsEveryRejectAsAnError) {
+  for (const Case& c : catalogue()) {
+    SCOPED_TRACE(c.name);
+    const Bytes bytes = c.make();
+    const auto findings = check_gguf_bytes({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "t.gguf");
+    std::vector<std::string> errors;
+    for (const Finding& f : findings)
+      if (f.severity == Severity::Error) errors.push_back(f.code);
+    if (c.accept) {
+      for (const std::string& code : errors) EXPECT_EQ(code, "nested-array");
+    } else {
+      EXPECT_FALSE(errors.empty()) << "check found no error in a file the reader rejects";
+    }
+  }
+}
+
 // Every proper prefix of a valid file is rejected cleanly.
 TEST(GgufMalformed, EveryTruncationIsRejected) {
   std::ifstream in(std::string(ONNXQ_TESTDATA_DIR) + "/zoo.gguf", std::ios::binary);
@@ -409,6 +428,9 @@ TEST(GgufMalformed, EveryTruncationIsRejected) {
   for (std::size_t n = 0; n < data_end; ++n) {
     const Bytes prefix(zoo.begin(), zoo.begin() + static_cast<std::ptrdiff_t>(n));
     EXPECT_THROW(parse(prefix), Error) << "prefix of " << n << " bytes";
+    const auto findings = check_gguf_bytes({reinterpret_cast<const std::byte*>(prefix.data()), prefix.size()}, "p");
+    EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::Error; }))
+        << "check accepts the prefix of " << n << " bytes";
   }
   EXPECT_NO_THROW(parse(Bytes(zoo.begin(), zoo.begin() + static_cast<std::ptrdiff_t>(data_end))));
 }
@@ -426,8 +448,13 @@ TEST(GgufMalformed, BitFlipsInTheHeaderNeverCrash) {
       try {
         const GgufFile model = parse(mutated);
         for (const auto& t : model.tensors()) ASSERT_LE(t.file_offset + t.byte_size, mutated.size());
-      } catch (const Error&) {
+      } catch (const Error& e) {
         ++rejected;
+        const auto findings =
+            check_gguf_bytes({reinterpret_cast<const std::byte*>(mutated.data()), mutated.size()}, "m");
+        EXPECT_TRUE(
+            std::any_of(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::Error; }))
+            << "check finds no error where the reader says: " << e.what();
       }
     }
   }

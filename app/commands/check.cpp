@@ -1,0 +1,106 @@
+// onnxq check: every problem of a GGUF file, with its offset and record, errors and warnings.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "common_options.hpp"
+#include "metadata_format.hpp"
+#include "onnxq/check/check.hpp"
+#include "onnxq/core/error.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct CheckOptions {
+  std::string path;
+  bool json = false;
+  bool strict = false;
+};
+
+// Text from the file, shown so that nothing in it can act on a terminal: printable ASCII as is,
+// everything else (controls, escape sequences, any byte of 0x80 or more) as \xNN.
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
+
+void run_check(const CheckOptions& opts) {
+  const std::vector<Finding> findings = check_gguf_file(opts.path);
+  std::size_t errors = 0, warnings = 0;
+  for (const Finding& f : findings) (f.severity == Severity::Error ? errors : warnings) += 1;
+  if (opts.json) {
+    Json list = Json::array();
+    for (const Finding& f : findings) {
+      Json j = {{"severity", severity_name(f.severity)}, {"code", f.code}, {"file", f.file}};
+      j["offset"] = f.offset ? Json(*f.offset) : Json(nullptr);
+      j["key"] = f.key.empty() ? Json(nullptr) : Json(escaped(f.key));
+      j["tensor"] = f.tensor.empty() ? Json(nullptr) : Json(escaped(f.tensor));
+      j["message"] = f.message;
+      list.push_back(std::move(j));
+    }
+    std::cout << dump_json({{"file", opts.path}, {"errors", errors}, {"warnings", warnings}, {"findings", list}})
+              << '\n';
+  } else {
+    for (const Finding& f : findings) {
+      std::string where;
+      if (f.offset) where += " at offset " + std::to_string(*f.offset);
+      if (!f.key.empty() || (f.code.find("key") != std::string::npos && f.tensor.empty()))
+        where += ", key '" + escaped(f.key) + "'";
+      if (!f.tensor.empty()) where += ", tensor '" + escaped(f.tensor) + "'";
+      std::cout << escaped(f.file) << ": " << severity_name(f.severity) << " [" << f.code << "]" << where << ": "
+                << f.message << '\n';
+    }
+    std::cout << escaped(opts.path) << ": " << errors << (errors == 1 ? " error, " : " errors, ") << warnings
+              << (warnings == 1 ? " warning" : " warnings") << '\n';
+  }
+  std::cout.flush();
+  if (errors > 0 || (opts.strict && warnings > 0))
+    invalid_input(opts.path + ": " + std::to_string(errors) + " error(s)" +
+                  (opts.strict ? ", " + std::to_string(warnings) + " warning(s) (--strict)" : std::string()));
+}
+
+void add_check_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Report every problem of a GGUF file (errors) and legal but risky content (warnings)");
+  names_path(cmd->add_option("FILE", opts->path, "GGUF file (a local file: check reads its bytes itself, not URLs)"))
+      ->required();
+  add_json_flag(*cmd, opts->json,
+                "{file, errors, warnings, findings: [{severity, code, file, offset, key, tensor, "
+                "message}]}");
+  cmd->add_flag("--strict", opts->strict, "Exit with status 2 on warnings too");
+  cmd->footer(
+      "Errors: what onnxq's reader rejects; what ggml's reader rejects although onnxq reads it (tensor data "
+      "out of tensor-info order, overlapping or with gaps, a data section cut short, arrays of arrays, "
+      "strings over 64 MiB, arrays over 64 Mi elements, tensor names equal up to a NUL byte); what the GGUF "
+      "specification forbids (keys that are not ASCII or longer than "
+      "65535 bytes). The walk goes on after a problem whenever the next record can still be found.\n"
+      "Warnings: control characters and escape sequences in keys, tensor names and strings; invalid UTF-8; "
+      "chat templates reaching Python/Jinja internals; tokenizer arrays of different lengths, a vocabulary "
+      "that disagrees with token_embd.weight or <arch>.vocab_size, special-token ids outside it; non-zero "
+      "padding and bytes after the data; an alignment other than 32; the 'FUGG' magic and big-endian files; "
+      "split.* keys that disagree across shards.\n"
+      "One line per finding: FILE: SEVERITY [CODE] at offset N, key 'K', tensor 'T': MESSAGE, with text "
+      "from the file escaped (\\xNN); then a count. Exit status 0 without errors (or, with --strict, without "
+      "warnings), else 2.");
+  cmd->callback([opts] { run_check(*opts); });
+}
+
+const CommandRegistration registration{"check", 56, &add_check_command};
+
+}  // namespace
+}  // namespace onnxq::cli

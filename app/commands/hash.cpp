@@ -1,0 +1,161 @@
+// onnxq hash: per-tensor and whole-model hashes of the tensor data, in llama-gguf-hash's
+// manifest format, and verification against such a manifest (--check).
+#include <omp.h>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "common_options.hpp"
+#include "hash_manifest.hpp"
+#include "metadata_format.hpp"
+#include "model_hash.hpp"
+#include "onnxq/core/error.hpp"
+#include "output.hpp"
+#include "text_table.hpp"
+
+namespace onnxq::cli {
+namespace {
+
+struct HashOptions {
+  std::string path;
+  HashSelection types;
+  bool all = false;
+  bool no_layer = false;
+  std::string manifest;
+  bool json = false;
+  int threads = 0;
+};
+
+enum class Verdict { Ok, Mismatch, NotFound };
+
+const char* verdict_text(Verdict v) {
+  switch (v) {
+    case Verdict::Ok: return "Ok";
+    case Verdict::Mismatch: return "Mismatch";
+    case Verdict::NotFound: return "Not Found";
+  }
+  return "?";
+}
+
+const char* verdict_json(Verdict v) {
+  switch (v) {
+    case Verdict::Ok: return "ok";
+    case Verdict::Mismatch: return "mismatch";
+    case Verdict::NotFound: return "not found";
+  }
+  return "?";
+}
+
+// FILE:TENSOR for a tensor line, FILE for the model line; FILE exactly as given.
+std::string line_name(const std::string& file, const HashLine& line) {
+  return line.tensor ? file + ":" + std::string(line.tensor->name) : file;
+}
+
+void run_hash(const HashOptions& opts) {
+  HashSelection types = opts.types;
+  if (opts.all)
+    for (HashType t : {HashType::Xxh64, HashType::Xxh3, HashType::Sha1, HashType::Sha256}) types[t] = true;
+  std::optional<HashManifest> manifest;
+  if (!opts.manifest.empty()) {
+    manifest = HashManifest::read(opts.manifest);
+    if (!manifest->types().any())
+      invalid_input(opts.manifest + ": no line starts with a known hash type (xxh64, xxh3, sha1, sha256, uuid)");
+    if (!types.any()) types = strongest_type(manifest->types());
+  }
+  if (!types.any()) types[HashType::Xxh64] = true;
+
+  const GgufFile model = GgufFile::open(opts.path);
+  const int threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+  const std::vector<HashLine> lines = hash_model(model, types, opts.no_layer, threads);
+
+  // A manifest is text for files and pipes, byte for byte; on a terminal, names are escaped.
+  const bool terminal = !opts.json && stdout_is_terminal();
+  std::size_t ok = 0, mismatched = 0, missing = 0;
+  std::vector<std::string> mismatch_names;
+  Json json_lines = Json::array();
+  for (const HashLine& line : lines) {
+    const std::string name = line_name(opts.path, line);
+    const std::string_view type = hash_type_name(line.type);
+    Verdict verdict = Verdict::NotFound;
+    if (manifest) {
+      const auto expected = manifest->find(line.type, name);
+      verdict = !expected ? Verdict::NotFound : *expected == line.hex ? Verdict::Ok : Verdict::Mismatch;
+      (verdict == Verdict::Ok ? ok : verdict == Verdict::Mismatch ? mismatched : missing) += 1;
+      if (verdict == Verdict::Mismatch)
+        mismatch_names.push_back(std::string(type) + " of " +
+                                 (line.tensor ? "tensor '" + std::string(line.tensor->name) + "'" : "the model"));
+    }
+    if (opts.json) {
+      Json j = {{"type", type},
+                {"hash", line.hex},
+                {"name", name},
+                {"tensor", line.tensor ? Json(line.tensor->name) : Json(nullptr)}};
+      if (manifest) j["result"] = verdict_json(verdict);
+      json_lines.push_back(std::move(j));
+      continue;
+    }
+    const std::string shown = terminal ? escape_for_terminal(name) : name;
+    if (manifest)
+      std::printf("%-8s  %s  %s  -  %s\n", type.data(), line.hex.c_str(), shown.c_str(), verdict_text(verdict));
+    else
+      std::printf("%-8s  %s  %s\n", type.data(), line.hex.c_str(), shown.c_str());
+  }
+  if (opts.json) {
+    Json out = {{"file", opts.path}, {"hashes", json_lines}};
+    if (manifest)
+      out["check"] = {{"manifest", opts.manifest}, {"ok", ok}, {"mismatch", mismatched}, {"not_found", missing}};
+    std::fflush(stdout);
+    std::cout << dump_json(out) << '\n';
+  } else if (manifest) {
+    std::printf("\n%s: %zu ok, %zu mismatched, %zu not in the manifest\n", opts.manifest.c_str(), ok, mismatched,
+                missing);
+  }
+  if (!manifest) return;
+  if (mismatched > 0) {
+    std::string what = mismatch_names.front();
+    if (mismatch_names.size() > 1) what += " and " + std::to_string(mismatch_names.size() - 1) + " more";
+    invalid_input(opts.path + ": " + std::to_string(mismatched) + " hash" + (mismatched > 1 ? "es do" : " does") +
+                  " not match " + opts.manifest + ": " + what);
+  }
+  if (ok == 0)
+    invalid_input(opts.path + ": no entry of " + opts.manifest + " names this file with the chosen hash type" +
+                  " (entries are matched by TYPE and by NAME = FILE[:TENSOR], FILE as given on the command line)");
+}
+
+void add_hash_command(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<HashOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "hash", "Hash each tensor's data and the whole model's, as llama-gguf-hash does, or check a manifest");
+  add_gguf_file_argument(*cmd, opts->path);
+  cmd->add_flag("--xxh64", opts->types[HashType::Xxh64], "XXH64, seed 0 (the default type)");
+  cmd->add_flag("--xxh3", opts->types[HashType::Xxh3], "XXH3, 64-bit");
+  cmd->add_flag("--sha1", opts->types[HashType::Sha1], "SHA-1");
+  cmd->add_flag("--sha256", opts->types[HashType::Sha256], "SHA-256");
+  cmd->add_flag("--uuid", opts->types[HashType::Uuid], "A UUIDv5 of the model's tensor data (model line only)");
+  cmd->add_flag("--all", opts->all, "xxh64, xxh3, sha1 and sha256");
+  cmd->add_flag("--no-layer", opts->no_layer, "Only the model lines, no per-tensor lines");
+  names_path(cmd->add_option("-c,--check", opts->manifest,
+                             "Verify against a manifest (llama-gguf-hash's or onnxq's); without a type option, "
+                             "the strongest type in it"))
+      ->type_name("MANIFEST");
+  add_json_flag(*cmd, opts->json, "one object per line: type, hash, name, tensor and with --check result");
+  add_threads_option(*cmd, opts->threads);
+  cmd->footer(
+      "Prints 'TYPE  HASH  FILE:TENSOR' for every tensor (all chosen types of a tensor together, tensors in "
+      "file order), then 'TYPE  HASH  FILE' for the model, FILE as given: the manifest format of llama.cpp's "
+      "llama-gguf-hash. A tensor's hash covers its bytes as stored; the model's covers every tensor's bytes "
+      "in tensor-info order (not the padding), so editing metadata changes neither. uuid is a UUIDv5: SHA-1 "
+      "over the namespace ef001206-dadc-5f6d-a15f-3359e577d4e5 and the model's tensor data. A split model "
+      "is hashed whole (all shards' tensors, in order): its hashes equal those of the merged file.\n"
+      "--check prints each line with '  -  Ok', '  -  Mismatch' or '  -  Not Found' and a summary; exit "
+      "status 2 when any hash mismatches or when no entry matches this file (llama-gguf-hash exits 1 and 3). "
+      "uuid lines are looked up under the type uuid (llama-gguf-hash looks them up under sha256, so it never "
+      "verifies them).");
+  cmd->callback([opts] { run_hash(*opts); });
+}
+
+const CommandRegistration registration{"hash", 54, &add_hash_command};
+
+}  // namespace
+}  // namespace onnxq::cli

@@ -1,0 +1,36 @@
+// `onnxq check`: every problem of a GGUF file, not only the first. A walker of its own over the
+// file's bytes reports what the reader rejects, what ggml's reader rejects (strict tensor-data
+// layout, nested arrays, long strings, tensor names of 64 bytes or more, empty keys), what the GGUF
+// specification forbids (keys that are not ASCII or longer than 65535 bytes) as errors, and content
+// that is legal but risky or suspicious as warnings. It keeps going after a problem whenever the
+// records that follow can still be found.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace onnxq {
+
+enum class Severity { Error, Warning };
+
+struct Finding {
+  Severity severity;
+  std::string code;                     // stable and short, e.g. "duplicate-key"
+  std::string file;                     // the file (shard) it is in
+  std::optional<std::uint64_t> offset;  // byte offset of the record or field
+  std::string key;                      // the metadata key it concerns (raw bytes; may be empty)
+  std::string tensor;                   // the tensor it concerns (raw bytes; may be empty)
+  std::string message;                  // names no raw file text: key and tensor are separate
+};
+
+// Checks one file's bytes; `name` is used as Finding::file.
+std::vector<Finding> check_gguf_bytes(std::span<const std::byte> bytes, const std::string& name);
+
+// Checks a file; for a `<name>-0000K-of-0000N.gguf` shard, every shard of the set and the
+// split.* keys across them. Throws Error(Io) only when `path` itself cannot be read.
+std::vector<Finding> check_gguf_file(const std::string& path);
+
+}  // namespace onnxq
