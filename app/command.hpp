@@ -28,7 +28,17 @@ struct CommandRegistration {
   AddCommandFn add;
 };
 
+// main's argv, kept so that a command can re-execute the same command line in another program.
+void remember_command_line(char** argv);
+char** remembered_command_line();
+
 // All registered commands, sorted by `order`.
 std::vector<const CommandRegistration*> registered_commands();
+
+// The commands main must define for this command line. Building every command's options is most
+// of a short run's CPU time, so when argv names a command only that one is built; with no command
+// and only global flags and --version, none; otherwise (help, --generate, a typo) all of them, so
+// that help lists them all and CLI11 reports unknown names as usual.
+std::vector<const CommandRegistration*> commands_for(int argc, char** argv);
 
 }  // namespace onnxq::cli

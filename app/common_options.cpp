@@ -21,6 +21,19 @@ CLI::Option* names_path(CLI::Option* option) {
 
 bool option_names_path(const CLI::Option& option) { return path_options().count(&option) != 0; }
 
+CLI::Option* repeatable_value(CLI::Option* option) { return option->allow_extra_args(false); }
+
+CLI::Option* comma_list(CLI::Option* option) { return option->allow_extra_args(false)->delimiter(','); }
+
+int words_per_use(const CLI::Option& option) {
+  // Mirrors CLI::App::_parse_arg: allow_extra_args keeps eating; otherwise a container option
+  // (an "unlimited" expected count) is limited to one value of its type per use.
+  if (option.get_allow_extra_args()) return -1;
+  const int max_items = option.get_items_expected_max();
+  if (max_items >= CLI::detail::expected_max_vector_size / 16) return option.get_type_size_max();
+  return max_items;
+}
+
 CLI::Option* add_gguf_file_argument(CLI::App& cmd, std::string& path, Presence presence) {
   CLI::Option* opt = names_path(cmd.add_option(
       "FILE", path,

@@ -14,6 +14,19 @@ namespace onnxq::cli {
 CLI::Option* names_path(CLI::Option* option);
 bool option_names_path(const CLI::Option& option);
 
+// Repeatable options take exactly one command-line word per occurrence, so that they never swallow
+// the positional input that follows them (CLI11 lets a vector option eat every following word that
+// is not an option; `--axes 0,2 x.npy` would read x.npy as an axis). repeatable_value: one value
+// per use (--tensor A --tensor B). comma_list: each use is a comma-separated list, and the uses
+// add up (--axes 0,2 == --axes 0 --axes 2). Both return `option`, for chaining.
+CLI::Option* repeatable_value(CLI::Option* option);
+CLI::Option* comma_list(CLI::Option* option);
+
+// How many following command-line words one use of `option` may take, as CLI11 2.x parses it:
+// 0 for a flag, 1 for an ordinary or repeatable option, -1 when unbounded (the option would
+// swallow a positional). Only `--opt=V` is unaffected by this count.
+int words_per_use(const CLI::Option& option);
+
 enum class Presence { Required, Optional };
 
 // FILE: the GGUF file to read (any shard of a split model).

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -46,15 +50,128 @@ std::size_t decode_chunk(const DecodedStream& s, const Chunking& c, std::uint64_
   return n * c.block_out;
 }
 
-using Buffer = std::vector<std::uint64_t>;  // uint64 storage: aligned for every output type
+// A chunk buffer: never zeroed (the decoder overwrites it), uint64 storage aligned for every type.
+using Buffer = std::unique_ptr<std::uint64_t[]>;
+Buffer new_buffer(std::size_t bytes) { return Buffer(new std::uint64_t[(bytes + 7) / 8]); }
+
+// One chunk buffer per thread, kept for the whole process: a command that writes many tensors
+// (export, dequant --all) faults each buffer's pages in once, not once per tensor.
+// (A chunk is at most 1 MiB, or one block when a block's output is larger.)
+std::uint64_t* thread_buffer(unsigned index, std::size_t bytes) {
+  static std::mutex mutex;
+  static std::vector<std::pair<Buffer, std::size_t>> buffers;
+  std::lock_guard lock(mutex);
+  if (buffers.size() <= index) buffers.resize(index + 1);
+  auto& [buffer, size] = buffers[index];
+  if (size < bytes) {
+    size = std::max(bytes, kChunkOutputBytes);
+    buffer = new_buffer(size);
+  }
+  return buffer.get();
+}
+
+// Threads that live as long as the process, so that each tensor does not pay for starting
+// threads. run(n, job) calls job(0) on the calling thread and job(1..n-1) on workers, returns
+// when all are done and rethrows the first exception.
+class WorkerPool {
+ public:
+  static WorkerPool& instance() {
+    static WorkerPool* pool = new WorkerPool;  // never destroyed: its workers wait until exit
+    return *pool;
+  }
+
+  void run(unsigned n, const std::function<void(unsigned)>& job) {
+    {
+      std::unique_lock lock(mutex_);
+      while (threads_.size() + 1 < n) {
+        threads_.emplace_back([this, k = static_cast<unsigned>(threads_.size()) + 1] { work(k); });
+        threads_.back().detach();
+      }
+      job_ = &job;
+      wanted_ = n;
+      remaining_ = n - 1;
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    std::exception_ptr own;
+    try {
+      job(0);
+    } catch (...) {
+      own = std::current_exception();
+    }
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return remaining_ == 0; });
+    job_ = nullptr;
+    if (own) std::rethrow_exception(own);
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void work(unsigned k) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      if (k >= wanted_) continue;
+      const auto* job = job_;
+      lock.unlock();
+      try {
+        (*job)(k);
+      } catch (...) {
+        lock.lock();
+        if (!error_) error_ = std::current_exception();
+        lock.unlock();
+      }
+      lock.lock();
+      if (--remaining_ == 0) done_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> threads_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  unsigned wanted_ = 0;
+  unsigned remaining_ = 0;
+  std::uint64_t generation_ = 0;
+  std::exception_ptr error_;
+};
 
 void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
-  Buffer buffer((std::min<std::uint64_t>(c.chunk_blocks, c.blocks) * c.block_out + 7) / 8);
+  std::uint64_t* buffer = thread_buffer(0, c.chunk_blocks * c.block_out);
   for (std::uint64_t i = 0; i < c.chunks; ++i) {
-    const std::size_t bytes = decode_chunk(s, c, i, buffer.data());
-    sink.write(buffer.data(), bytes);
+    const std::size_t bytes = decode_chunk(s, c, i, buffer);
+    sink.write(buffer, bytes);
     if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
   }
+}
+
+// A regular file: every thread takes the next chunk, decodes it into its own buffer and writes
+// it at its final offset. The kernel copies one write at a time into the file (the inode lock),
+// while the other threads decode theirs, so the copying never waits for decoding and each copy
+// reads a buffer that is still in its own core's cache. A thread that the scheduler holds up
+// delays only its current chunk: the others go on taking chunks.
+void write_positional(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned threads) {
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<std::uint64_t*> buffers;
+  for (unsigned k = 0; k < threads; ++k) buffers.push_back(thread_buffer(k, c.chunk_blocks * c.block_out));
+  const std::uint64_t chunk_bytes = std::uint64_t{c.chunk_blocks} * c.block_out;
+  WorkerPool::instance().run(threads, [&](unsigned k) {
+    try {
+      for (std::uint64_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < c.chunks;) {
+        const std::size_t bytes = decode_chunk(s, c, i, buffers[k]);
+        sink.write_at(i * chunk_bytes, buffers[k], bytes);
+        if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
+      }
+    } catch (...) {
+      failed.store(true);
+      throw;
+    }
+  });
+  sink.advance(c.blocks * c.block_out);
 }
 
 // Decoder threads fill a ring of chunk buffers ahead while this thread writes them out in
@@ -62,7 +179,8 @@ void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
 // starting a parallel region per chunk (whose thread wake-ups cost more than the decode).
 void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned decoders) {
   const std::size_t slots = 2 * decoders;
-  std::vector<Buffer> buffers(slots, Buffer((c.chunk_blocks * c.block_out + 7) / 8));
+  std::vector<Buffer> buffers;
+  for (std::size_t k = 0; k < slots; ++k) buffers.push_back(new_buffer(c.chunk_blocks * c.block_out));
   std::vector<std::size_t> sizes(slots, 0);
   // filled[k] holds the chunk number + 1 that slot k carries, 0 when the slot is free.
   std::vector<std::atomic<std::uint64_t>> filled(slots);
@@ -76,7 +194,7 @@ void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c
         const std::size_t k = i % slots;
         while (filled[k].load(std::memory_order_acquire) != 0 && !stop.load()) std::this_thread::yield();
         if (stop.load()) return;
-        sizes[k] = decode_chunk(s, c, i, buffers[k].data());
+        sizes[k] = decode_chunk(s, c, i, buffers[k].get());
         filled[k].store(i + 1, std::memory_order_release);
       }
     } catch (...) {
@@ -98,7 +216,7 @@ void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c
         std::this_thread::yield();
       }
       if (has_error.load()) break;
-      sink.write(buffers[k].data(), sizes[k]);
+      sink.write(buffers[k].get(), sizes[k]);
       if (s.progress) s.progress->add(sizes[k] / c.block_out * s.format->block_bytes);
       filled[k].store(0, std::memory_order_release);
     }
@@ -120,9 +238,12 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   const Chunking c = chunking(s);
   const unsigned threads =
       s.threads > 0 ? static_cast<unsigned>(s.threads) : std::max(1u, std::thread::hardware_concurrency());
-  // One writer plus threads-1 decoders; a single chunk or thread needs no pipeline.
+  // A single chunk or thread needs no threads; a file takes positional writes from every
+  // thread; a pipe or device gets one writer plus threads-1 decoders, in order.
   if (threads <= 1 || c.chunks <= 1)
     write_serial(sink, s, c);
+  else if (sink.positional())
+    write_positional(sink, s, c, static_cast<unsigned>(std::min<std::uint64_t>({threads, c.chunks, kMaxDecoders})));
   else
     write_pipelined(sink, s, c, static_cast<unsigned>(std::min<std::uint64_t>({threads - 1, c.chunks, kMaxDecoders})));
 }

@@ -57,6 +57,7 @@ void setup_remote(const GlobalOptions& global) {
 
 int main(int argc, char** argv) {
   install_output_signal_handlers();
+  remember_command_line(argv);
 
   CLI::App app{"onnxq: inspect GGUF model files and decode their packed tensors into ordinary arrays"};
   app.name("onnxq");
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
     setup_remote(global);
   });
 
-  for (const CommandRegistration* command : registered_commands()) command->add(app, global);
+  for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);
   docs::add_generate_option(app);  // hidden: man page and completions from these definitions
 
   try {

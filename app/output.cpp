@@ -1,6 +1,7 @@
 #include "output.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -165,12 +166,19 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
   temp_name += ".onnxq-XXXXXX";
   std::string templ = (dir / temp_name).string();
   // mkstemp creates the file exclusively (O_EXCL), so a planted symlink cannot redirect it.
+  // SIGINT/SIGTERM/SIGHUP wait until the file is registered for their handler to remove.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   int fd = ::mkstemp(templ.data());
-  if (fd < 0) io_error("cannot create a temporary file in", dir.string(), errno);
+  const int mkstemp_errno = errno;
+  if (fd >= 0) register_temp(templ);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (fd < 0) io_error("cannot create a temporary file in", dir.string(), mkstemp_errno);
   ::fchmod(fd, default_file_mode());
   sink.fd_ = fd;
   sink.temp_path_ = templ;
-  register_temp(templ);
   return sink;
 }
 
@@ -179,7 +187,8 @@ OutputSink::OutputSink(OutputSink&& other) noexcept
       path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       direct_(other.direct_),
-      committed_(other.committed_) {
+      committed_(other.committed_),
+      position_(other.position_) {
   other.fd_ = -1;
   other.temp_path_.clear();
   other.committed_ = true;
@@ -210,7 +219,28 @@ void OutputSink::write(const void* data, std::size_t size) {
     }
     p += n;
     size -= static_cast<std::size_t>(n);
+    position_ += static_cast<std::uint64_t>(n);
   }
+}
+
+void OutputSink::write_at(std::uint64_t offset, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  std::uint64_t at = position_ + offset;
+  while (size > 0) {
+    ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(at));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      io_error("cannot write", path_, errno);
+    }
+    p += n;
+    at += static_cast<std::uint64_t>(n);
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+void OutputSink::advance(std::uint64_t bytes) {
+  position_ += bytes;
+  if (::lseek(fd_, static_cast<off_t>(position_), SEEK_SET) < 0) io_error("cannot seek in", path_, errno);
 }
 
 void OutputSink::commit() {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace onnxq::cli {
@@ -26,6 +27,14 @@ class OutputSink {
   ~OutputSink();
 
   void write(const void* data, std::size_t size);
+
+  // Positional writes, for several threads filling one stretch of a file at once (each pwrite
+  // copies from a buffer still in its own core's cache). Only a regular file (the temporary)
+  // supports them. write_at(offset, ...) writes `offset` bytes past the position that write()
+  // reached, without moving it; advance(n) then moves it n bytes on, past the stretch.
+  bool positional() const { return !temp_path_.empty(); }
+  void write_at(std::uint64_t offset, const void* data, std::size_t size);
+  void advance(std::uint64_t bytes);
   // Flushes, closes and renames the temporary onto the target. Stdout: flushes.
   void commit();
 
@@ -41,6 +50,7 @@ class OutputSink {
   std::string temp_path_;
   bool direct_ = false;  // a device or FIFO opened in place: commit only closes it
   bool committed_ = false;
+  std::uint64_t position_ = 0;  // bytes written by write() and advance()
 };
 
 // Records an input file (by inode) that is read and closed before outputs are opened, so that

@@ -30,7 +30,10 @@ def main(path):
         return rows.get((fmt, out, isa, size, t))
 
     # One line per format: the README's summary (f32 output; ratios from the same run).
-    print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = 64 MiB, non-temporal stores):")
+    large = next((b for k, b in rows.items() if k[3] == "large"), None)
+    large_mib = large["out_mib"] if large and "out_mib" in large else float("nan")
+    print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = {large_mib:.0f} MiB = 4x the LLC, "
+          f"non-temporal stores; x memset = against a fill with the same kind of stores):")
     print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>10}" for i in isas) +
           f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}")
     for f in formats:
@@ -60,7 +63,7 @@ def main(path):
         fam = [f"{f} {x:.1f}" for f, x in block if (f.startswith("iq2") or f.startswith("iq3") or f == "q1_0") and x < 8]
         print(f"P2 L2 f32 1 thread, x scalar over the 27 formats: geomean {gm:.2f}; below 2x: {', '.join(low) or 'none'}; "
               f"IQ2/IQ3/Q1_0 below 8x: {', '.join(fam) or 'none'}")
-    for size, label in (("L2", "L2-resident (256 KiB per thread)"), ("large", "64 MiB")):
+    for size, label in (("L2", "L2-resident (256 KiB per thread)"), ("large", f"{large_mib:.0f} MiB")):
         sp = []
         for f in formats:
             one, two = get(f, "f32", best, size, "t1"), get(f, "f32", best, size, "t2")

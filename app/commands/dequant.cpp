@@ -39,7 +39,7 @@ struct DequantOptions {
   std::string output;
   std::string out_dir;
   std::string raw_input;
-  std::string shape;
+  std::vector<std::string> shape;  // one word per --shape use; joined with commas
   int threads = 0;
 };
 
@@ -91,6 +91,12 @@ std::string safe_file_name(std::string_view tensor_name, bool npy) {
   return name + (npy ? ".npy" : ".bin");
 }
 
+std::string join_with_commas(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& w : words) text += (text.empty() ? "" : ",") + w;
+  return text;
+}
+
 Shape parse_shape(const std::string& text) {
   Shape shape;
   std::string digits;
@@ -129,7 +135,8 @@ void run_raw(const DequantOptions& o, const FormatChoice& fc) {
   if (fc.packed.empty()) usage("--raw needs the packed format: --packed-format gguf:q4_0 (or --format gguf:q4_0)");
   if (o.shape.empty()) usage("--raw needs --shape, e.g. --shape 2,32");
   if (!o.out_dir.empty()) usage("--raw writes one array: use -o PATH");
-  DequantizePackedAttributes attrs{fc.packed, parse_shape(o.shape), requested_dtype(o.dtype).value_or(DType::Float)};
+  DequantizePackedAttributes attrs{fc.packed, parse_shape(join_with_commas(o.shape)),
+                                   requested_dtype(o.dtype).value_or(DType::Float)};
 
   std::shared_ptr<const MappedFile> mapped;
   std::vector<std::byte> piped;
@@ -236,21 +243,24 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       "A split model with missing shards decodes the tensors of the shards present (after a warning); a tensor\n"
       "not among them is an I/O error (exit 3) that names the missing shards.");
   add_gguf_file_argument(*cmd, opts->path, Presence::Optional);
-  cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)")->allow_extra_args(false);
+  repeatable_value(cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)"));
   add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "Decode every tensor");
   cmd->add_option("--dtype", opts->dtype,
                   "Output type: f32, f16, bf16 or f64 (default f32; integer tensors default to their own type)");
-  cmd->add_option("--format", opts->formats,
-                  "Output container: npy (default) or raw. With --raw, a value gguf:* names the packed format instead")
-      ->allow_extra_args(false);
+  repeatable_value(cmd->add_option(
+      "--format", opts->formats,
+      "Output container: npy (default) or raw. With --raw, a value gguf:* names the packed format instead"));
   cmd->add_option("--packed-format", opts->packed_format, "With --raw: the DequantizePacked format id, e.g. gguf:q4_k");
   names_path(cmd->add_option("-o,--output", opts->output,
                              "Output: a file for one tensor, a directory for several, '-' for standard output"));
   names_path(cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)"));
   names_path(cmd->add_option("--raw", opts->raw_input,
                              "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor"));
-  cmd->add_option("--shape", opts->shape, "With --raw: the output shape, comma-separated, e.g. 2,32");
+  // Kept as the words given (joined with commas) so that "[]" and "" still name a scalar shape.
+  repeatable_value(cmd->add_option("--shape", opts->shape,
+                                   "With --raw: the output shape, comma-separated, e.g. 2,32 (repeatable: the "
+                                   "uses add up)"));
   add_threads_option(*cmd, opts->threads);
   cmd->callback([opts] { run_dequant(*opts); });
 }

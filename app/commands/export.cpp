@@ -170,7 +170,7 @@ void add_export_command(CLI::App& app, const GlobalOptions&) {
                   "Float output type: bf16, f16 or f32 (default: f32 for quantized tensors, a plain float tensor's own "
                   "type); integer tensors always keep theirs")
       ->check(CLI::IsMember({"bf16", "f16", "f32"}));
-  cmd->add_option("--tensor", opts->tensors, "Only this tensor; repeatable");
+  repeatable_value(cmd->add_option("--tensor", opts->tensors, "Only this tensor; repeatable"));
   add_filter_option(*cmd, opts->filter);
   cmd->add_option("--max-shard-size", opts->max_shard_size,
                   "Split into NAME-0000K-of-0000N.safetensors of at most SIZE (e.g. 5GB, 2GiB) plus "

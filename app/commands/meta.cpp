@@ -63,8 +63,8 @@ void add_meta_command(CLI::App& app, const GlobalOptions&) {
       "A shard of a split model (NAME-00002-of-00003.gguf) shows its own key-value pairs, whether or not the "
       "other shards are present.");
   add_gguf_file_argument(*cmd, opts->path);
-  cmd->add_option("-k,--key", opts->keys,
-                  "Print only this key's value, unquoted (arrays: one element per line); repeatable");
+  repeatable_value(cmd->add_option("-k,--key", opts->keys,
+                                   "Print only this key's value, unquoted (arrays: one element per line); repeatable"));
   cmd->add_flag("--full", opts->full, "Show every array element, not the first " + std::to_string(kArrayPreview));
   add_json_flag(*cmd, opts->json, "arrays complete, 64-bit integers exact");
   cmd->callback([opts] { run_meta(*opts); });

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "tensor_input.hpp"
 #include "tensor_output.hpp"
@@ -14,7 +15,7 @@ struct OneHotOptions {
   std::string input;
   std::string output;
   std::int64_t depth = 0;
-  std::string values = "0,1";
+  std::vector<std::string> values = {"0", "1"};
   std::string dtype = "f32";
   std::int64_t axis = -1;
   int opset = 9;
@@ -23,11 +24,12 @@ struct OneHotOptions {
 void run_onehot(const OneHotOptions& opts) {
   const auto dtype = parse_dtype_name(opts.dtype);
   if (!dtype) throw CLI::ValidationError("--dtype", "unknown dtype '" + opts.dtype + "'");
-  const std::size_t comma = opts.values.find(',');
-  if (comma == std::string::npos || opts.values.find(',', comma + 1) != std::string::npos)
-    throw CLI::ValidationError("--values", "expected OFF,ON (two values), got '" + opts.values + "'");
-  const Tensor values =
-      parse_value_list(*dtype, {opts.values.substr(0, comma), opts.values.substr(comma + 1)}, "--values");
+  if (opts.values.size() != 2) {
+    std::string given;
+    for (const std::string& v : opts.values) given += (given.empty() ? "" : ",") + v;
+    throw CLI::ValidationError("--values", "expected OFF,ON (two values), got '" + given + "'");
+  }
+  const Tensor values = parse_value_list(*dtype, opts.values, "--values");
   const Tensor indices = read_npy_input(opts.input);
   const Tensor depth = Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&opts.depth, 1)));
   const OneHotVersion version = opts.opset >= 11 ? OneHotVersion::V11 : OneHotVersion::V9;
@@ -39,7 +41,8 @@ void add_onehot_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand("onehot", "OneHot-9: one-hot rows for a .npy of indices");
   add_input_argument(cmd, opts->input, "Indices .npy (any numeric dtype; floats truncate toward zero)");
   cmd->add_option("--depth", opts->depth, "Size of the one-hot axis (positive)")->required();
-  cmd->add_option("--values", opts->values, "OFF,ON values")->capture_default_str();
+  comma_list(cmd->add_option("--values", opts->values, "OFF,ON values (repeatable: --values 0 --values 1)"))
+      ->capture_default_str();
   cmd->add_option("--dtype", opts->dtype, "Output dtype: bool, u8..u64, i8..i64, f16, bf16, f32, f64, str")
       ->capture_default_str();
   cmd->add_option("--axis", opts->axis, "Where the one-hot axis goes, in [-(r+1), r]")->capture_default_str();

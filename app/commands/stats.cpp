@@ -113,7 +113,7 @@ void add_stats_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand(
       "stats", "Per-tensor min, max, mean, std, zero/NaN/Inf counts and blocks with NaN/Inf/subnormal scales");
   add_gguf_file_argument(*cmd, opts->path);
-  cmd->add_option("--tensor", opts->tensors, "Tensor name; repeatable");
+  repeatable_value(cmd->add_option("--tensor", opts->tensors, "Tensor name; repeatable"));
   add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "All tensors (the default when no tensor is chosen)");
   add_json_flag(*cmd, opts->json, "null for min/max/mean/std of a tensor without finite values");

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/ops/unpack.hpp"
 #include "tensor_input.hpp"
 #include "tensor_output.hpp"
@@ -53,7 +54,8 @@ void add_unpack_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--axis", opts->axis, "Axis of the packed rows; negative counts from the back")
       ->capture_default_str();
   cmd->add_option("--storage", opts->raw.storage, "Raw input: word type u8 or u32 (default u8)");
-  cmd->add_option("--shape", opts->raw.shape, "Raw input: shape in words, e.g. 4,16 (default: 1-D)")->delimiter(',');
+  comma_list(cmd->add_option("--shape", opts->raw.shape,
+                             "Raw input: shape in words, e.g. 4,16 (default: 1-D; repeatable: the uses add up)"));
   add_npy_output_option(cmd, opts->output);
   cmd->callback([opts] { run_unpack(*opts); });
 }

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "onnxq/ops/unsqueeze.hpp"
 #include "tensor_input.hpp"
 #include "tensor_output.hpp"
@@ -19,9 +20,10 @@ void add_unsqueeze_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<UnsqueezeOptions>();
   CLI::App* cmd = app.add_subcommand("unsqueeze", "Unsqueeze-23: insert size-1 dimensions into a .npy");
   add_input_argument(cmd, opts->input, "Input .npy of any dtype");
-  cmd->add_option("--axes", opts->axes, "Output dimensions to insert, e.g. 0,-1 (each in [-out_rank, out_rank-1])")
-      ->required()
-      ->delimiter(',');
+  comma_list(cmd->add_option("--axes", opts->axes,
+                             "Output dimensions to insert, e.g. 0,-1 (each in [-out_rank, out_rank-1]; repeatable: "
+                             "the uses add up)"))
+      ->required();
   add_npy_output_option(cmd, opts->output);
   cmd->callback([opts] {
     write_npy_output(unsqueeze(read_npy_input(opts->input), opts->axes, UnsqueezeVersion::V13), opts->output);

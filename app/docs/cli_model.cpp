@@ -31,6 +31,7 @@ OptionDoc describe_option(const CLI::Option& opt) {
   doc.default_value = opt.get_default_str();
   doc.required = opt.get_required();
   doc.names_path = option_names_path(opt);
+  doc.words_per_use = words_per_use(opt);
   const bool flag = opt.get_expected_max() == 0;
   if (!flag) {
     parse_type_name(opt.get_type_name(), doc);
@@ -59,6 +60,26 @@ CommandDoc describe_app(const CLI::App& app) {
     doc.subcommands.push_back(describe_app(*sub));
   }
   return doc;
+}
+
+namespace {
+
+void add_option_rows(const CommandDoc& cmd, const std::string& path, std::string& out) {
+  auto row = [&](const OptionDoc& o, const std::string& name) {
+    out += path + "\t" + name + "\t" + std::to_string(o.words_per_use) + "\t" +
+           (o.repeatable ? "repeatable" : "single") + "\n";
+  };
+  for (const OptionDoc& o : cmd.options) row(o, o.names.empty() ? "?" : o.names.back());
+  for (const OptionDoc& o : cmd.positionals) row(o, o.positional);
+  for (const CommandDoc& sub : cmd.subcommands) add_option_rows(sub, path + " " + sub.name, out);
+}
+
+}  // namespace
+
+std::string render_option_table(const CommandDoc& root) {
+  std::string out;
+  add_option_rows(root, root.name, out);
+  return out;
 }
 
 }  // namespace onnxq::cli::docs

@@ -19,6 +19,7 @@ struct OptionDoc {
   bool required = false;
   bool repeatable = false;
   bool names_path = false;  // the value names a file or folder (declared with names_path())
+  int words_per_use = 0;    // command-line words one use may take: 0 flag, 1, -1 unbounded (see common_options)
   bool takes_value() const { return !value_name.empty(); }
 };
 
@@ -33,5 +34,10 @@ struct CommandDoc {
 
 // Walks `app` and its subcommands. Hidden options and subcommands (empty group) are skipped.
 CommandDoc describe_app(const CLI::App& app);
+
+// One line per option of every command: "onnxq dequant\t--tensor\t1\trepeatable" (the path of
+// commands, the option's longest name or positional name, words_per_use, and "repeatable" or
+// "single"). tests/cli/list_options.sh reads it (`onnxq --generate options`).
+std::string render_option_table(const CommandDoc& root);
 
 }  // namespace onnxq::cli::docs

@@ -16,6 +16,8 @@ void add_generate_option(CLI::App& app) {
            const CommandDoc root = describe_app(app);
            if (what == "man")
              std::cout << render_man_page(root, kVersion);
+           else if (what == "options")
+             std::cout << render_option_table(root);
            else if (what == "bash")
              std::cout << render_bash_completion(root);
            else
@@ -23,8 +25,8 @@ void add_generate_option(CLI::App& app) {
            std::cout.flush();
            throw CLI::Success();  // done: skip the command requirement
          },
-         "Print the man page or a shell completion")
-      ->check(CLI::IsMember({"man", "bash", "zsh"}))
+         "Print the man page, a shell completion or the option table (for tests)")
+      ->check(CLI::IsMember({"man", "bash", "zsh", "options"}))
       ->group("");  // hidden
 }
 

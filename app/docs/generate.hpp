@@ -1,4 +1,5 @@
-// The hidden `--generate man|bash|zsh` option: prints the man page or a shell completion
+// The hidden `--generate man|bash|zsh|options` option: prints the man page, a shell completion (or,
+// for tests, the option table of cli_model.hpp)
 // built from the app's own option definitions, then exits 0 (scripts/gen-docs uses it).
 #pragma once
 

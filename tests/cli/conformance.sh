@@ -159,11 +159,11 @@ np.save(f"{w}/q8.npy", np.frombuffer(np.float16(0.25).tobytes() + q.tobytes(), d
 EOF
 mc=$WORK/made
 make_cases() {
-  "$ONNXQ" make-case --op Unpack --attr bits=3 -i "$WORK/x3.npy" "$WORK/count8.npy" -o "$mc/unpack3" >/dev/null &&
-    "$ONNXQ" make-case --op Unpack --attr bits=3 -i "$WORK/x3.npy" "$WORK/count8.npy" -o "$mc/unpack3_typed" --typed-fields >/dev/null &&
-    "$ONNXQ" make-case --op OneHot --attr axis=0 -i "$WORK/idx.npy" "$WORK/depth.npy" "$WORK/vals.npy" -o "$mc/onehot9" >/dev/null &&
-    "$ONNXQ" make-case --op OneHot --opset 11 -i "$WORK/idx.npy" "$WORK/depth.npy" "$WORK/vals.npy" -o "$mc/onehot11" >/dev/null &&
-    "$ONNXQ" make-case --op Unsqueeze -i "$WORK/data.npy" "$WORK/axes.npy" -o "$mc/unsqueeze23" >/dev/null &&
+  "$ONNXQ" make-case --op Unpack --attr bits=3 -i "$WORK/x3.npy" -i "$WORK/count8.npy" -o "$mc/unpack3" >/dev/null &&
+    "$ONNXQ" make-case --op Unpack --attr bits=3 -i "$WORK/x3.npy" -i "$WORK/count8.npy" -o "$mc/unpack3_typed" --typed-fields >/dev/null &&
+    "$ONNXQ" make-case --op OneHot --attr axis=0 -i "$WORK/idx.npy" -i "$WORK/depth.npy" -i "$WORK/vals.npy" -o "$mc/onehot9" >/dev/null &&
+    "$ONNXQ" make-case --op OneHot --opset 11 -i "$WORK/idx.npy" -i "$WORK/depth.npy" -i "$WORK/vals.npy" -o "$mc/onehot11" >/dev/null &&
+    "$ONNXQ" make-case --op Unsqueeze -i "$WORK/data.npy" -i "$WORK/axes.npy" -o "$mc/unsqueeze23" >/dev/null &&
     "$ONNXQ" make-case --op DequantizePacked --attr format=gguf:q8_0 --attr shape=1,32 --attr output_dtype=float16 \
       -i "$WORK/q8.npy" -o "$mc/dq_q8_0_f16" >/dev/null
 }
@@ -184,18 +184,18 @@ check "--typed-fields writes different .pb bytes than raw_data" bash -c \
 check "make-case refuses an unknown op" expect_exit 1 "$ONNXQ" make-case --op Nope -i "$WORK/x3.npy" -o "$WORK/nope"
 check "make-case refuses a wrong input count" expect_exit 1 "$ONNXQ" make-case --op Unpack --attr bits=3 -i "$WORK/x3.npy" -o "$WORK/nope"
 check "make-case refuses an unknown attribute" expect_exit 1 "$ONNXQ" make-case --op Unpack --attr bitz=3 \
-  -i "$WORK/x3.npy" "$WORK/count8.npy" -o "$WORK/nope"
+  -i "$WORK/x3.npy" -i "$WORK/count8.npy" -o "$WORK/nope"
 check "make-case reports an operator error" expect_exit 2 "$ONNXQ" make-case --op Unpack --attr bits=9 \
-  -i "$WORK/x3.npy" "$WORK/count8.npy" -o "$WORK/nope"
+  -i "$WORK/x3.npy" -i "$WORK/count8.npy" -o "$WORK/nope"
 check "a failed make-case leaves no case behind" test ! -e "$WORK/nope/model.onnx"
 
 # run: outputs as .npy, checked against values computed here with numpy.
 run_outputs() {
   "$ONNXQ" run "$mc/unpack3/model.onnx" --input X="$WORK/x3.npy" --input count="$WORK/count8.npy" -o "$WORK/run1" >/dev/null &&
-    "$ONNXQ" run "$mc/onehot9/model.onnx" -i "$WORK/idx.npy" "$WORK/depth.npy" "$WORK/vals.npy" -o "$WORK/run2" >/dev/null &&
-    "$ONNXQ" run "$mc/onehot11/model.onnx" -i "$WORK/idx.npy" "$WORK/depth.npy" "$WORK/vals.npy" -o "$WORK/run3" >/dev/null &&
+    "$ONNXQ" run "$mc/onehot9/model.onnx" -i "$WORK/idx.npy" -i "$WORK/depth.npy" -i "$WORK/vals.npy" -o "$WORK/run2" >/dev/null &&
+    "$ONNXQ" run "$mc/onehot11/model.onnx" -i "$WORK/idx.npy" -i "$WORK/depth.npy" -i "$WORK/vals.npy" -o "$WORK/run3" >/dev/null &&
     "$ONNXQ" run "$mc/dq_q8_0_f16/model.onnx" -i x="$WORK/q8.npy" -o "$WORK/run4" >/dev/null &&
-    "$ONNXQ" run "$mc/unsqueeze23/model.onnx" -i axes="$WORK/axes.npy" data="$WORK/data.npy" -o "$WORK/run5" >/dev/null || return 1
+    "$ONNXQ" run "$mc/unsqueeze23/model.onnx" -i axes="$WORK/axes.npy" -i data="$WORK/data.npy" -o "$WORK/run5" >/dev/null || return 1
   "$PYTHON" - "$WORK" <<'EOF'
 import sys, numpy as np
 w = sys.argv[1]
@@ -222,16 +222,16 @@ EOF
 check "run writes outputs that match numpy" run_outputs
 run_pb() {
   local c=$cases_dir/test_unpack_ternary/test_data_set_0
-  "$ONNXQ" run "$cases_dir/test_unpack_ternary/model.onnx" -i X="$c/input_0.pb" count="$c/input_1.pb" -o "$WORK/runpb" --pb >/dev/null &&
+  "$ONNXQ" run "$cases_dir/test_unpack_ternary/model.onnx" -i X="$c/input_0.pb" -i count="$c/input_1.pb" -o "$WORK/runpb" --pb >/dev/null &&
     cmp "$WORK/runpb/Y.pb" "$c/output_0.pb"
 }
 check "run with .pb inputs and --pb reproduces the expected output file" run_pb
 check "run -o - writes the one output to a pipe" bash -c \
-  '"$0" run "$1/unpack3/model.onnx" -i "$2/x3.npy" "$2/count8.npy" -o - | "$3" -c "import sys,numpy as np,io; y=np.load(io.BytesIO(sys.stdin.buffer.read())); sys.exit(0 if list(y)==list(range(8)) else 1)"' \
+  '"$0" run "$1/unpack3/model.onnx" -i "$2/x3.npy" -i "$2/count8.npy" -o - | "$3" -c "import sys,numpy as np,io; y=np.load(io.BytesIO(sys.stdin.buffer.read())); sys.exit(0 if list(y)==list(range(8)) else 1)"' \
   "$ONNXQ" "$mc" "$WORK" "$PYTHON"
 check "run refuses an unknown input name" expect_exit 1 "$ONNXQ" run "$mc/unpack3/model.onnx" -i nope="$WORK/x3.npy"
 check "run needs every input" expect_exit 1 "$ONNXQ" run "$mc/unpack3/model.onnx" -i X="$WORK/x3.npy"
-check "run reports a wrong input dtype" expect_exit 2 "$ONNXQ" run "$mc/unpack3/model.onnx" -i "$WORK/data.npy" "$WORK/count8.npy" -o "$WORK/r"
+check "run reports a wrong input dtype" expect_exit 2 "$ONNXQ" run "$mc/unpack3/model.onnx" -i "$WORK/data.npy" -i "$WORK/count8.npy" -o "$WORK/r"
 check "run reports a garbage model" expect_exit 2 "$ONNXQ" run "$broken/sub/test_garbage_model/model.onnx" -i "$WORK/x3.npy"
 
 # scripts/conformance uses $ONNXQ.

@@ -112,7 +112,6 @@ check "-o - to a pipe, --raw - from stdin" stdout_pipe
 
 # Binary output is refused on a terminal (needs a pty from `script`).
 tty_refusal() {
-  if ! command -v script >/dev/null; then echo "skip: no script(1)"; return 0; fi
   script -qec "'$ONNXQ' dequant '$ZOO' --tensor q4_0.weight -o -" /dev/null >"$WORK/tty.txt" 2>&1
   local rc=$?
   [ "$rc" -ne 0 ] && grep -q "refusing to write binary output to a terminal" "$WORK/tty.txt" &&

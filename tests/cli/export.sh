@@ -37,6 +37,28 @@ def read_safetensors(path):
     arrays = {name: np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], DT[e["dtype"]]).reshape(e["shape"])
               for name, e in header.items()}
     return header, meta, arrays
+def bf16_round_f64(x):
+    """float64 -> bfloat16 bits, rounded once to nearest even, computed exactly in float64:
+    scale by the bf16 spacing at x's binade (8 significant bits; subnormal below 2^-126), round
+    half to even (np.rint), scale back (exact), then the float32 holding it gives the top 16 bits."""
+    x = np.asarray(x, np.float64)
+    out = np.zeros(x.shape, np.uint16)
+    finite = np.isfinite(x) & (x != 0)
+    _, k = np.frexp(x[finite])                      # |x| = m 2^k, m in [0.5, 1)
+    spacing = np.ldexp(1.0, np.maximum(k - 1, -126) - 7)
+    r = np.rint(x[finite] / spacing) * spacing      # exact: a power-of-two scale and an integer
+    with np.errstate(over="ignore"):
+        f = r.astype(np.float32)                    # exact, or +-inf at and past 2^128
+    out[finite] = (f.view(np.uint32) >> 16).astype(np.uint16)
+    out[x == 0] = np.where(np.signbit(x[x == 0]), 0x8000, 0)
+    out[np.isposinf(x)], out[np.isneginf(x)] = 0x7F80, 0xFF80
+    out[np.isnan(x)] = 0x7FC0
+    return out
+def nan_as_one(bits):
+    """bf16 bits with every NaN pattern replaced by 0x7FC0 (any NaN equals any NaN)."""
+    b = np.asarray(bits, np.uint16).copy()
+    b[(b & 0x7FFF) > 0x7F80] = 0x7FC0
+    return b
 def bf16_round(a):
     u = a.astype(np.float32).view(np.uint32).astype(np.uint64)
     r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
@@ -74,7 +96,7 @@ PY
 check "bf16 and f16 exports round ggml's float32 values to nearest even" "$PYTHON" - "$TESTDATA" "$WORK" <<'PY'
 import json, sys
 import numpy as np
-sys.path.insert(0, sys.argv[2]); from reader import read_safetensors, bf16_round
+sys.path.insert(0, sys.argv[2]); from reader import read_safetensors, bf16_round, bf16_round_f64, nan_as_one
 testdata, work = sys.argv[1:3]
 m = {t["name"]: t for t in json.load(open(f"{testdata}/manifest.json"))["files"]["zoo.gguf"]["tensors"]}
 header, _, arrays = read_safetensors(f"{work}/b.safetensors")
@@ -86,10 +108,8 @@ for name, e in header.items():
     assert e["dtype"] == "BF16", (name, e)
     if m[name]["type"] == "F64":
         exp = np.load(f"{testdata}/gguf/{m[name]['expected'].replace('.f32.npy', '.native.npy')}").reshape(e["shape"])
-        # float64 -> bfloat16 directly (no double rounding): compare with the nearest bf16 of the exact value
-        cand = arrays[name].astype(np.uint32) << 16
-        got = cand.view(np.float32).astype(np.float64)
-        assert np.all(np.abs(got - exp) <= np.abs(exp) * 2.0 ** -8), name
+        # float64 -> bfloat16 directly (no double rounding): the bits of the exact nearest-even bf16
+        assert np.array_equal(nan_as_one(arrays[name]), nan_as_one(bf16_round_f64(exp))), name
         continue
     assert np.array_equal(arrays[name], bf16_round(exp)), name
 header, _, arrays = read_safetensors(f"{work}/h.safetensors")
@@ -124,9 +144,8 @@ assert index["metadata"]["total_size"] == total
 PY
 check "split GGUF input exports the same file" cmp -s "$WORK/m.safetensors" "$WORK/from_split.safetensors"
 
-if "$ONNXQ" dequant --help >/dev/null 2>&1; then
-  "$ONNXQ" dequant "$zoo" --tensor q5_k.weight -o "$WORK/q5k.npy"
-  check "export agrees with onnxq dequant" "$PYTHON" - "$WORK" <<'PY'
+"$ONNXQ" dequant "$zoo" --tensor q5_k.weight -o "$WORK/q5k.npy"
+check "export agrees with onnxq dequant" "$PYTHON" - "$WORK" <<'PY'
 import sys
 import numpy as np
 sys.path.insert(0, sys.argv[1]); from reader import read_safetensors
@@ -134,7 +153,30 @@ _, _, arrays = read_safetensors(f"{sys.argv[1]}/m.safetensors")
 d = np.load(f"{sys.argv[1]}/q5k.npy")
 assert np.array_equal(d.view(np.uint32), arrays["q5_k.weight"].view(np.uint32))
 PY
-fi
+
+# F64 -> BF16 on the values where rounding is hard: ties (to even, both ways), a value just past a
+# tie that float32 would round onto it (double rounding gives the wrong answer), subnormals, the
+# overflow boundary, signed zeros, infinities and NaN. Bits must equal the exact rounding.
+check "f64 -> bf16 export rounds once, to nearest even, bit for bit" "$PYTHON" - "$here" "$WORK" "$ONNXQ" <<'PY'
+import subprocess, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1]); from gguf_tool import write_gguf
+sys.path.insert(0, sys.argv[2]); from reader import read_safetensors, bf16_round_f64, nan_as_one
+work, onnxq = sys.argv[2], sys.argv[3]
+v = [1 + 2.0**-8, 1 + 3 * 2.0**-8, -(1 + 2.0**-8), 1 + 2.0**-8 + 2.0**-40, 1 + 2.0**-8 - 2.0**-40,
+     2.0**-130 * 1.5, 2.0**-133, 2.0**-134, 2.0**-134 * 1.0000001, 2.0**-140, 3.3961e38, 3.3962e38,
+     2.0**128 * (1 - 2.0**-9), 2.0**128 * (1 - 2.0**-9) * (1 - 2.0**-50), 1e300, -1e300, 0.0, -0.0,
+     np.inf, -np.inf, np.nan, 5e-324, 1.0 / 3, -2.0 / 3]
+x = np.array(v + [0.0] * (32 - len(v)), np.float64)
+write_gguf(f"{work}/f64edge.gguf", [], [[b"edge.f64", (32,), 28, 0, x.tobytes()]], 32)
+subprocess.run([onnxq, "export", f"{work}/f64edge.gguf", "-o", f"{work}/f64edge.safetensors", "--dtype", "bf16"], check=True)
+_, _, arrays = read_safetensors(f"{work}/f64edge.safetensors")
+got, want = nan_as_one(arrays["edge.f64"]), nan_as_one(bf16_round_f64(x))
+bad = np.nonzero(got != want)[0]
+assert bad.size == 0, [(x[i], hex(got[i]), hex(want[i])) for i in bad]
+# The reference itself on the classic cases: ties to even, and no double rounding.
+assert list(want[:5]) == [0x3F80, 0x3F82, 0xBF80, 0x3F81, 0x3F80], [hex(w) for w in want[:5]]
+PY
 
 # Bounded memory: a 64 MiB float32 export must not hold the tensor (the peak RSS over a tiny
 # export is the input mapping plus one chunk buffer).
@@ -147,6 +189,7 @@ blocks = np.random.default_rng(1).integers(0, 256, size=(n // 32, 18), dtype="ui
 blocks[:, 1] &= 0x3B  # finite, modest half scales
 write_gguf(f"{sys.argv[2]}/big.gguf", [], [[b"big.q4_0", (4096, n // 4096), 2, 0, blocks.tobytes()]], 32)
 PY
+check "/usr/bin/time is installed (scripts/setup)" test -x /usr/bin/time
 if [ -x /usr/bin/time ]; then
   small=$(/usr/bin/time -f %M "$ONNXQ" -q export "$zoo" -o "$WORK/small.safetensors" 2>&1 >/dev/null)
   big=$(/usr/bin/time -f %M "$ONNXQ" -q export "$WORK/big.gguf" -o "$WORK/big.safetensors" 2>&1 >/dev/null)

@@ -86,17 +86,13 @@ assert a.shape == (1, 2, 1) and a.ravel().tolist() == [\"a\", \"bc\"], a'"
 check "unsqueeze conformance case" bash -c "cat '$ops/test_unsqueeze_unsorted_axes/input_0.npy' | '$ONNXQ' unsqueeze --axes 5,4,2 | '$PYTHON' -c '$LOAD
 b = np.load(\"$ops/test_unsqueeze_unsorted_axes/output_0.npy\"); assert a.shape == b.shape and (a == b).all()'"
 
-# dequant -o - | unsqueeze, when the dequant command is there.
-if "$ONNXQ" dequant --help 2>/dev/null | grep -q -- '--tensor'; then
-  check "dequant | unsqueeze --axes 0" bash -c "'$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o - | '$ONNXQ' unsqueeze --axes 0 | '$PYTHON' -c '$LOAD
+# dequant -o - | unsqueeze.
+check "dequant | unsqueeze --axes 0" bash -c "'$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o - | '$ONNXQ' unsqueeze --axes 0 | '$PYTHON' -c '$LOAD
 assert a.dtype == np.float32 and a.shape == (1, 3, 512), a.shape
 assert np.isfinite(a).all() and a.std() > 0'"
-  check "dequant | unsqueeze equals dequant" bash -c "'$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o '$WORK/dq.npy' &&
-    '$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o - | '$ONNXQ' unsqueeze --axes -1,0 -o '$WORK/dq4.npy' &&
-    '$PYTHON' -c 'import numpy as np; a = np.load(\"$WORK/dq.npy\"); b = np.load(\"$WORK/dq4.npy\"); assert b.shape == (1,) + a.shape + (1,) and (b.ravel() == a.ravel()).all()'"
-else
-  echo "skip: no dequant command yet"
-fi
+check "dequant | unsqueeze equals dequant" bash -c "'$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o '$WORK/dq.npy' &&
+  '$ONNXQ' dequant '$TESTDATA/zoo.gguf' --tensor q4_0.weight -o - | '$ONNXQ' unsqueeze --axes -1,0 -o '$WORK/dq4.npy' &&
+  '$PYTHON' -c 'import numpy as np; a = np.load(\"$WORK/dq.npy\"); b = np.load(\"$WORK/dq4.npy\"); assert b.shape == (1,) + a.shape + (1,) and (b.ravel() == a.ravel()).all()'"
 
 # Exit codes: 1 usage, 2 invalid input, 3 I/O.
 check "bits and radix together: usage" expect_exit 1 "$ONNXQ" unpack "$WORK/w8.npy" --bits 3 --radix 3 --group-size 5

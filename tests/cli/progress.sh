@@ -3,10 +3,8 @@
 # when stderr is a file or a pipe, and silenced by -q. It never touches stdout's data.
 source "$(dirname "$0")/common.bash"
 zoo=$TESTDATA/zoo.gguf
-if ! command -v script >/dev/null; then
-  echo "script(1) not found: skipping the terminal checks"
-  exit 0
-fi
+# script(1) (bsdutils, from scripts/setup) makes the terminal; without it the test fails.
+command -v script >/dev/null || { echo "FAIL: script(1) not found (scripts/setup installs bsdutils)" >&2; exit 1; }
 total=$("$PYTHON" -c "
 import json; m = json.load(open('$TESTDATA/manifest.json'))['files']['zoo.gguf']
 print(round(sum(t['nbytes'] for t in m['tensors']) / 1024, 1))")

@@ -2,13 +2,18 @@
 // walked and the first blocks of every tensor are decoded into a small buffer. The same bytes
 // go through `onnxq check`'s walker, which must report an error whenever the reader rejects them.
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "fuzz_check.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
 
 namespace {
 
@@ -49,6 +54,55 @@ void walk(const onnxq::GgufValue& v, int depth) {
   }
 }
 
+// Whether two decoded elements of `t` are the same value (any NaN equals any NaN).
+bool same_value(const std::byte* a, const std::byte* b, onnxq::DType t) {
+  const std::size_t size = onnxq::dtype_info(t).bits / 8;
+  if (std::memcmp(a, b, size) == 0) return true;
+  auto nan = [t](const std::byte* p) {
+    if (t == onnxq::DType::Float) {
+      float v;
+      std::memcpy(&v, p, 4);
+      return std::isnan(v);
+    }
+    if (t == onnxq::DType::Double) {
+      double v;
+      std::memcpy(&v, p, 8);
+      return std::isnan(v);
+    }
+    std::uint16_t h;
+    std::memcpy(&h, p, 2);
+    return (h & 0x7FFF) > (t == onnxq::DType::Float16 ? 0x7C00 : 0x7F80);
+  };
+  return (t == onnxq::DType::Float || t == onnxq::DType::Double || t == onnxq::DType::Float16 ||
+          t == onnxq::DType::BFloat16) &&
+         nan(a) && nan(b);
+}
+
+// The last input byte picks an output dtype and a decoder path for decode_tensor_blocks (the
+// big-endian aware entry point); the result must equal the scalar path's.
+void decode_head_chosen(const onnxq::GgufFile& file, const onnxq::TensorInfo& t, std::uint8_t pick) {
+  static constexpr onnxq::DType kOut[] = {onnxq::DType::Float, onnxq::DType::Float16, onnxq::DType::BFloat16,
+                                          onnxq::DType::Double};
+  const onnxq::BlockFormat& f = *t.format;
+  const onnxq::DType out = kOut[pick & 3];
+  if (!onnxq::can_decode_to(f, out)) return;
+  const std::vector<std::string> isas = onnxq::supported_isas();
+  const std::string isa = isas[std::min<std::size_t>((pick >> 2) % 3, isas.size() - 1)];
+  const std::uint64_t blocks = t.byte_size / f.block_bytes;
+  const std::uint64_t n = std::min(blocks, f.is_block_format() ? kMaxBlocks : kMaxPlainElements);
+  const std::size_t bytes = n * f.block_elements * (onnxq::dtype_info(out).bits / 8);
+  std::vector<std::byte> got(bytes), want(bytes);
+  struct RestoreIsa {
+    ~RestoreIsa() { onnxq::select_isa(""); }
+  } restore;
+  onnxq::select_isa(isa);
+  onnxq::decode_tensor_blocks(file, t, blocks - n, n, out, got.data(), 1);
+  onnxq::select_isa("scalar");
+  onnxq::decode_tensor_blocks(file, t, blocks - n, n, out, want.data(), 1);
+  const std::size_t size = onnxq::dtype_info(out).bits / 8;
+  for (std::size_t i = 0; i < bytes; i += size) FUZZ_CHECK(same_value(&got[i], &want[i], out));
+}
+
 void decode_head(const onnxq::GgufFile& file, const onnxq::TensorInfo& t) {
   const std::span<const std::byte> bytes = file.tensor_bytes(t);
   FUZZ_CHECK(bytes.size() == t.byte_size);
@@ -84,6 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(onnxq::shape_element_count(t.onnx_shape()) == t.element_count);
       FUZZ_CHECK(file.find_tensor(t.name) != nullptr);
       decode_head(file, t);
+      decode_head_chosen(file, t, size ? data[size - 1] : 0);
     }
   } catch (const onnxq::Error&) {
     FUZZ_CHECK(check_errors);  // check reports at least what the reader rejects

@@ -12,6 +12,7 @@
 #include "fuzz_check.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/decode/isa.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "onnxq/ops/onehot.hpp"
@@ -199,9 +200,33 @@ void fuzz_unsqueeze(Input& in) {
   }
 }
 
+// Both elements are NaN of `t` (NaN sign and payload are unspecified).
+bool both_nan(const std::byte* a, const std::byte* b, DType t) {
+  auto nan = [t](const std::byte* p) {
+    if (t == DType::Float) {
+      float v;
+      std::memcpy(&v, p, 4);
+      return std::isnan(v);
+    }
+    if (t == DType::Double) {
+      double v;
+      std::memcpy(&v, p, 8);
+      return std::isnan(v);
+    }
+    std::uint16_t h;
+    std::memcpy(&h, p, 2);
+    return (h & 0x7FFF) > (t == DType::Float16 ? 0x7C00 : 0x7F80);
+  };
+  return nan(a) && nan(b);
+}
+
 void fuzz_dequantize(Input& in) {
   const auto formats = onnxq::block_formats();
   const onnxq::BlockFormat& f = formats[static_cast<std::size_t>(in.range(0, formats.size() - 1))];
+  // The input picks the decoder path (a fixed range, so a seed means the same on every CPU; a
+  // path this CPU lacks becomes its best one) and, below, the output dtype.
+  const std::vector<std::string> isas = onnxq::supported_isas();
+  const std::string isa = isas[std::min<std::size_t>(static_cast<std::size_t>(in.range(0, 2)), isas.size() - 1)];
   static constexpr DType kOut[] = {DType::Float, DType::Float16, DType::BFloat16, DType::Double, DType::Int32};
   onnxq::DequantizePackedAttributes attrs;
   attrs.format = in.range(0, 15) == 0 ? std::string_view("gguf:Q4_0") : f.format_id;
@@ -218,8 +243,24 @@ void fuzz_dequantize(Input& in) {
   const Shape x_shape =
       in.range(0, 15) == 0 ? Shape{1, static_cast<std::int64_t>(length)} : Shape{static_cast<std::int64_t>(length)};
   const Tensor x = filled(in, in.range(0, 15) == 0 ? DType::Int8 : DType::UInt8, x_shape);
+  struct RestoreIsa {
+    ~RestoreIsa() { onnxq::select_isa(""); }
+  } restore;
   try {
+    onnxq::select_isa(isa);
     const Tensor y = onnxq::dequantize_packed(x, attrs);
+    // The same decode on the scalar path gives the same values in every output dtype.
+    onnxq::select_isa("scalar");
+    const Tensor z = onnxq::dequantize_packed(x, attrs);
+    FUZZ_CHECK(z.bytes().size() == y.bytes().size());
+    const std::size_t size = onnxq::dtype_info(attrs.output_dtype).bits / 8;
+    for (std::size_t i = 0; i + size <= y.bytes().size(); i += size)
+      if (std::memcmp(&y.bytes()[i], &z.bytes()[i], size) != 0 &&
+          !both_nan(&y.bytes()[i], &z.bytes()[i], attrs.output_dtype)) {
+        std::fprintf(stderr, "%s to %s: element %zu differs between %s and scalar\n", std::string(f.format_id).c_str(),
+                     std::string(onnxq::dtype_info(attrs.output_dtype).onnx_name).c_str(), i / size, isa.c_str());
+        FUZZ_CHECK(!"a SIMD path differs from the scalar path");
+      }
     FUZZ_CHECK(y.dtype() == attrs.output_dtype);
     FUZZ_CHECK(y.shape() == attrs.shape);
     FUZZ_CHECK(y.bytes().size() == onnxq::dtype_storage_bytes(attrs.output_dtype, count_of(attrs.shape)));

@@ -13,10 +13,16 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 
-for f in bin/onnxq share/man/man1/onnxq.1 share/bash-completion/completions/onnxq share/zsh/site-functions/_onnxq \
+for f in bin/onnxq libexec/onnxq/onnxq-onnx share/man/man1/onnxq.1 share/bash-completion/completions/onnxq share/zsh/site-functions/_onnxq \
          include/onnxq/decode/decode_blocks.hpp include/onnxq/ops/dequantize_packed.hpp; do
   [ -f "$prefix/$f" ] || { echo "FAIL: not installed: $f" >&2; exit 1; }
 done
+# The installed onnxq finds the installed onnxq-onnx for the ONNX commands (the build tree is gone).
+testdata=$(cd "$(dirname "$0")/../../testdata" && pwd)
+"$prefix/bin/onnxq" conformance "$testdata/onnx-node" --filter test_unpack_3bit >"$work/conformance.out" ||
+  { echo "FAIL: the installed onnxq cannot run conformance" >&2; exit 1; }
+grep -qx '1 passed, 0 failed, 0 skipped' "$work/conformance.out" ||
+  { echo "FAIL: the installed conformance report is wrong" >&2; exit 1; }
 libdir=$(dirname "$(find "$prefix" -name libonnxq.a | head -1)")
 [ -f "$libdir/libonnxq.a" ] && [ -f "$libdir/cmake/onnxq/onnxqConfig.cmake" ] && [ -f "$libdir/pkgconfig/onnxq.pc" ] ||
   { echo "FAIL: library, CMake package or pkg-config file missing" >&2; exit 1; }
@@ -36,10 +42,9 @@ cmake -S "$src" -B "$work/build" "${generator[@]}" "${launcher[@]}" -DCMAKE_PREF
 cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log" >&2; exit 1; }
 "$work/build/consumer"
 
-if command -v pkg-config >/dev/null; then
-  export PKG_CONFIG_PATH=$libdir/pkgconfig
-  # shellcheck disable=SC2046
-  ${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
-  "$work/consumer_pc"
-fi
+# pkg-config comes from scripts/setup: without it this fails (set -e) rather than skipping.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+# shellcheck disable=SC2046
+${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
+"$work/consumer_pc"
 echo "install consumer test passed"

@@ -1,7 +1,7 @@
 // GgufFile: one GGUF file or all shards of a gguf-split model, as one model.
 #include <cstdio>
 #include <filesystem>
-#include <regex>
+#include <string_view>
 #include <unordered_set>
 
 #include "onnxq/core/checked.hpp"
@@ -22,11 +22,18 @@ struct SplitName {
   int count;
 };
 
+// `<base>-DDDDD-of-DDDDD.gguf`: the suffix has a fixed length, so it is the last 20 characters.
+// (Parsed by hand: compiling a std::regex cost more than the rest of `onnxq info`.)
 std::optional<SplitName> parse_split_name(const std::string& path) {
-  static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)");
-  std::smatch m;
-  if (!std::regex_match(path, m, pattern)) return std::nullopt;
-  return SplitName{m[1].str(), std::stoi(m[2].str()), std::stoi(m[3].str())};
+  constexpr std::string_view kShape = "-#####-of-#####.gguf";
+  if (path.size() < kShape.size()) return std::nullopt;
+  const std::string_view suffix = std::string_view(path).substr(path.size() - kShape.size());
+  for (std::size_t i = 0; i < kShape.size(); ++i) {
+    const bool ok = kShape[i] == '#' ? suffix[i] >= '0' && suffix[i] <= '9' : suffix[i] == kShape[i];
+    if (!ok) return std::nullopt;
+  }
+  return SplitName{path.substr(0, path.size() - kShape.size()), std::stoi(std::string(suffix.substr(1, 5))),
+                   std::stoi(std::string(suffix.substr(10, 5)))};
 }
 
 std::string shard_path(const SplitName& split, int index) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/gguf/file.hpp"
+#include "ref_float16.hpp"
 
 namespace onnxq {
 namespace {
@@ -108,6 +110,70 @@ TEST_P(BlockFormatVectors, RangesDecodeLikeTheWhole) {
   EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + 3 * f.block_elements));
   EXPECT_THROW(decode_blocks(f, bytes, 3, blocks - 2, DType::Float, part.data(), 1), Error);
   EXPECT_THROW(decode_blocks(f, bytes, ~0ull, 2, DType::Float, part.data(), 1), Error);
+}
+
+// Threads this process has now (libgomp keeps a parallel region's threads alive afterwards).
+std::size_t live_threads() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// The bit-exact value ggml's float32 `bits` has as `out` (an independent rounding for the 16-bit
+// dtypes, exact widening for DOUBLE); whether the decoded element at `got` has it.
+bool matches_expectation(std::uint32_t bits, DType out, const std::byte* got) {
+  const float x = std::bit_cast<float>(bits);
+  if (out == DType::Float) {
+    std::uint32_t g;
+    std::memcpy(&g, got, 4);
+    return g == bits || (is_nan_bits(g) && is_nan_bits(bits));
+  }
+  if (out == DType::Double) {
+    double g;
+    std::memcpy(&g, got, 8);
+    return std::isnan(x) ? std::isnan(g) : std::bit_cast<std::uint64_t>(g) == std::bit_cast<std::uint64_t>(double{x});
+  }
+  std::uint16_t g;
+  std::memcpy(&g, got, 2);
+  const double value = out == DType::Float16 ? testing::ref_half_value(g) : testing::ref_bf16_value(g);
+  if (std::isnan(x)) return std::isnan(value);
+  const double want = out == DType::Float16 ? testing::ref_to_half()(x) : testing::ref_to_bf16()(x);
+  return value == want && std::signbit(value) == std::signbit(want);
+}
+
+// ggml's blocks (quantizer and edge) tiled to several MiB, decoded on 2 and 3 threads to every
+// output dtype: each thread takes runs worth 256 KiB of output, so these decodes really are
+// multi-threaded (the small golden files above fit in one run), and the process must show it.
+TEST_P(BlockFormatVectors, TiledBlocksOnSeveralThreadsMatchGgmlInEveryDtype) {
+  const BlockFormat& f = *GetParam();
+  const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
+  std::vector<std::byte> seed = read_file_bytes(testdata_path(stem + ".bin"));
+  const std::vector<std::byte> edge = read_file_bytes(testdata_path(stem + ".edge.bin"));
+  seed.insert(seed.end(), edge.begin(), edge.end());
+  std::vector<std::uint32_t> seed_want = load_expected_npy(testdata_path(stem + ".f32.npy")).f32_bits();
+  const std::vector<std::uint32_t> edge_want = load_expected_npy(testdata_path(stem + ".edge.f32.npy")).f32_bits();
+  seed_want.insert(seed_want.end(), edge_want.begin(), edge_want.end());
+  const std::size_t seed_blocks = seed.size() / f.block_bytes;
+  ASSERT_EQ(seed_want.size(), seed_blocks * f.block_elements);
+  const std::size_t copies = (std::size_t{3} << 20) / (seed_want.size() * 4) + 1;  // >= 3 MiB of float32
+  std::vector<std::byte> src;
+  for (std::size_t i = 0; i < copies; ++i) src.insert(src.end(), seed.begin(), seed.end());
+  const std::size_t blocks = copies * seed_blocks;
+  for (DType out : {DType::Float, DType::Float16, DType::BFloat16, DType::Double}) {
+    const std::size_t size = dtype_info(out).bits / 8;
+    std::vector<std::byte> got(blocks * f.block_elements * size);
+    for (int threads : {2, 3}) {
+      std::fill(got.begin(), got.end(), std::byte{0x5A});
+      decode_blocks(f, src, 0, blocks, out, got.data(), threads);
+      EXPECT_GE(live_threads(), static_cast<std::size_t>(threads)) << "the decode did not start a thread team";
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < blocks * f.block_elements; ++i)
+        if (!matches_expectation(seed_want[i % seed_want.size()], out, &got[i * size]) && ++bad <= 3)
+          ADD_FAILURE() << f.gguf_name << " -> " << dtype_info(out).onnx_name << " threads=" << threads << " element "
+                        << i << " differs from ggml's value";
+      EXPECT_EQ(bad, 0u);
+    }
+  }
 }
 
 std::vector<const BlockFormat*> block_format_rows() {

@@ -192,6 +192,32 @@ TEST_P(CrossPath, ThreadsAndLargeOutputsMatchScalar) {
   }
 }
 
+// Non-temporal stores on several threads for every output dtype (the threshold forced to 0, so
+// a few MiB suffice), into an aligned destination (every thread streams) and into destinations
+// 2 and 8 bytes past a 64-byte boundary (the kernels must then fall back to ordinary stores,
+// or stream only the aligned part, and still write exactly the right bytes and nothing else).
+TEST_P(CrossPath, NonTemporalStoresOnThreadsAndMisalignedDestinations) {
+  const BlockFormat& f = *GetParam();
+  const std::vector<std::string> paths = simd_paths();
+  if (paths.empty()) GTEST_SKIP() << "this CPU/build has no SIMD path (SimdCoverage checks that it truly has none)";
+  IsaGuard guard;
+  const std::vector<std::byte> seed = test_blocks(f);
+  for (DType out : kOutDtypes) {
+    const std::size_t blocks = ((std::size_t{5} << 18) + 4096) / (f.block_elements * out_bytes(out)) + 3;
+    const std::vector<std::byte> src = tiled(seed, blocks * f.block_bytes);
+    const std::vector<std::byte> want = decode_on("scalar", f, src, 0, blocks, out, 1);
+    StreamEverything stream;
+    for (const std::string& path : paths)
+      for (int threads : {1, 2, 3})
+        for (std::size_t shift : {std::size_t{0}, std::size_t{2}, std::size_t{8}}) {
+          const std::string what = std::string(f.gguf_name) + " -> " + std::string(dtype_info(out).onnx_name) +
+                                   " non-temporal on " + path + " threads=" + std::to_string(threads) +
+                                   " shift=" + std::to_string(shift);
+          EXPECT_EQ(count_differences(decode_on(path, f, src, 0, blocks, out, threads, shift), want, out, what), 0u);
+        }
+  }
+}
+
 std::vector<const BlockFormat*> rows() {
   std::vector<const BlockFormat*> r;
   for (const BlockFormat& f : all_formats())

@@ -1,0 +1,223 @@
+"""End-to-end timings for scripts/bench-cli (issue 13). Every figure is a ratio measured in this run:
+the commands of one comparison run alternately, round after round, and each keeps its fastest time.
+
+  dequant: one tensor per format, OUT_MIB of float32 output, `onnxq dequant --threads 1` and with the
+           default threads, against `cat` of a same-size file to the same directory (file system) and
+           against `head -c N /dev/zero` (write only);
+  model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
+           against cat of a file of the total output size;
+  startup: `onnxq --version` and `onnxq info` on a small file against `cat --version`;
+  rss:     peak RSS of dequant at two tensor sizes; the input's file pages, mapped as they are read,
+           count in RSS, so the memory onnxq allocates is RSS minus the packed input size.
+
+Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b]
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def spawn_time(argv, stdout_path=None, cwd=None):
+    """Wall time (ns) of one run, spawned directly (no shell); stdout to a file or /dev/null."""
+    target = stdout_path or os.devnull
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC if stdout_path else os.O_WRONLY
+    actions = [(os.POSIX_SPAWN_OPEN, 1, target, flags, 0o644)]
+    start = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    _, status = os.waitpid(pid, 0)
+    elapsed = time.perf_counter_ns() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench-cli: failed: {' '.join(argv)}")
+    return elapsed
+
+
+def best_interleaved(cases, runs, before=None):
+    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> best ns."""
+    best = {name: None for name in cases}
+    for _ in range(runs):
+        for name, (argv, out) in cases.items():
+            if before:
+                before()
+            t = spawn_time(argv, out)
+            best[name] = t if best[name] is None or t < best[name] else best[name]
+    return best
+
+
+def gguf_bytes(tensors, alignment=32):
+    """A little-endian GGUF v3 file: tensors = [(name, ne list, ggml type, data bytes)]."""
+    def s(x):
+        return struct.pack("<Q", len(x)) + x
+    hdr = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 1)
+    hdr += s(b"general.architecture") + struct.pack("<I", 8) + s(b"bench")
+    offset, infos, blobs = 0, b"", []
+    for name, ne, ggml_type, data in tensors:
+        offset += -offset % alignment
+        infos += s(name.encode()) + struct.pack("<I", len(ne)) + struct.pack(f"<{len(ne)}Q", *ne)
+        infos += struct.pack("<IQ", ggml_type, offset)
+        blobs.append((offset, data))
+        offset += len(data)
+    out = bytearray(hdr + infos)
+    out += b"\0" * (-len(out) % alignment)
+    base = len(out)
+    out += b"\0" * offset
+    for off, data in blobs:
+        out[base + off:base + off + len(data)] = data
+    return bytes(out)
+
+
+def tiled(blocks, nbytes):
+    return (blocks * (nbytes // len(blocks) + 1))[:nbytes]
+
+
+def lscpu_summary():
+    info = {}
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            k, _, v = line.partition(":")
+            info[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return info
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("onnxq")
+    ap.add_argument("blocks_dir")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--out-mib", type=int, default=64)
+    ap.add_argument("--dirs", nargs="+", default=["/dev/shm", "/work"])
+    ap.add_argument("--formats", default="")
+    args = ap.parse_args()
+    onnxq = os.path.abspath(args.onnxq)
+    cat, head = shutil.which("cat"), shutil.which("head")
+
+    formats = json.loads(subprocess.run([onnxq, "formats", "--json"], capture_output=True, check=True).stdout)
+    rows = [f for f in formats if f["block_elements"] > 1 or f["ggml_name"] in ("f16", "bf16")]
+    if args.formats:
+        wanted = args.formats.lower().split(",")
+        rows = [f for f in rows if f["ggml_name"].lower() in wanted]
+    cpu = lscpu_summary()
+    isa = subprocess.run([onnxq, "formats", "--isa"], capture_output=True, text=True).stdout.splitlines()[0]
+    print(f"bench-cli {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU {cpu.get('Model name', '?')}, "
+          f"{os.cpu_count()} CPUs, L2 {cpu.get('L2 cache', '?')}, L3 {cpu.get('L3 cache', '?')}; {isa}")
+    print(f"best of {args.runs} interleaved runs; ratio = baseline time / onnxq time (1.00 = as fast as the baseline)")
+
+    out_bytes = args.out_mib << 20
+    elements = out_bytes // 4
+    for d in args.dirs:
+        fs = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "--target", d], capture_output=True, text=True).stdout.splitlines()[0]
+        work = tempfile.mkdtemp(prefix="onnxq-bench-cli.", dir=d)
+        try:
+            same = os.path.join(work, "same-size.bin")
+            with open(same, "wb") as f:
+                f.write(os.urandom(1 << 20) * args.out_mib)
+            out = os.path.join(work, "out")
+            print(f"\n== dequant to {d} ({fs}): {args.out_mib} MiB of float32 per tensor")
+            print(f"{'format':9} {'1 thread':>9} {'default':>9} {'1t/zero':>8} {'def/zero':>8} {'def/1t':>7}   "
+                  f"(x cat: cat time / onnxq time; /zero: head -c N /dev/zero)")
+            worst = {"1t": 9, "def": 9, "def1": 9}
+            model_tensors, model_out = [], 0
+            for f in rows:
+                be = f["block_elements"]
+                blocks = open(os.path.join(args.blocks_dir, f["ggml_name"].lower() + ".bin"), "rb").read()
+                n = elements // be * be
+                data = tiled(blocks, n // be * f["block_bytes"])
+                path = os.path.join(work, f["ggml_name"] + ".gguf")
+                with open(path, "wb") as g:
+                    g.write(gguf_bytes([("t", [4096, n // 4096], f["ggml_type"], data)]))
+                # A smaller copy of every format for the whole-model runs.
+                m = (n // 16) // 4096 * 4096
+                model_tensors.append((f["ggml_name"], [4096, m // 4096], f["ggml_type"],
+                                      tiled(blocks, m // be * f["block_bytes"])))
+                model_out += m * 4
+                with open(path, "rb") as g:
+                    g.read()  # in the page cache, as the same-size file is
+                # Each command replaces its own earlier output (as `cat > out` truncates it), and
+                # every run starts with no dirty pages (sync, untimed), so that one command's
+                # write-back is not charged to the next.
+                cases = {
+                    "cat": ([cat, same], out + ".cat"),
+                    "zero": ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero"),
+                    "1t": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "--threads", "1", "-o",
+                            out + ".1t"], None),
+                    "def": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o", out + ".def"], None),
+                }
+                b = best_interleaved(cases, args.runs, before=os.sync)
+                r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
+                z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
+                worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
+                worst["def1"] = min(worst["def1"], b["1t"] / b["def"])
+                print(f"{f['ggml_name'].lower():9} {r1:8.2f}x {rd:8.2f}x {z1:7.2f}x {zd:7.2f}x {b['1t'] / b['def']:6.2f}x"
+                      f"   cat {b['cat'] / 1e6:.1f} ms")
+                os.unlink(path)
+            print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat, "
+                  f"default / 1 thread {worst['def1']:.2f}x")
+
+            model = os.path.join(work, "model.gguf")
+            with open(model, "wb") as g:
+                g.write(gguf_bytes(model_tensors))
+            with open(same, "wb") as g:
+                g.write(os.urandom(1 << 20) * (model_out >> 20) + os.urandom(model_out & ((1 << 20) - 1)))
+            outdir = os.path.join(work, "dq")
+            os.mkdir(outdir)
+            os.mkdir(outdir + "1")
+            cases = {
+                "cat": ([cat, same], out + ".cat"),
+                "export 1t": ([onnxq, "export", model, "-o", out + ".e1.safetensors", "--dtype", "f32", "--threads", "1"],
+                              None),
+                "export": ([onnxq, "export", model, "-o", out + ".e.safetensors", "--dtype", "f32"], None),
+                "dequant --all 1t": ([onnxq, "dequant", model, "--all", "--format", "raw", "--out-dir", outdir + "1",
+                                      "--threads", "1"], None),
+                "dequant --all": ([onnxq, "dequant", model, "--all", "--format", "raw", "--out-dir", outdir], None),
+            }
+            b = best_interleaved(cases, args.runs, before=os.sync)
+            print(f"\n== whole model to {d} ({fs}): {len(model_tensors)} tensors, {model_out / 2**20:.0f} MiB of float32")
+            for name in cases:
+                if name != "cat":
+                    print(f"{name:18} {b['cat'] / b[name]:5.2f}x cat   ({b[name] / 1e6:.1f} ms, cat {b['cat'] / 1e6:.1f} ms)")
+        finally:
+            shutil.rmtree(work)
+
+    # Start-up: many short runs.
+    small = os.path.join(os.path.dirname(os.path.abspath(args.blocks_dir)), "..", "zoo.gguf")
+    cases = {
+        "cat --version": ([cat, "--version"], None),
+        "onnxq --version": ([onnxq, "--version"], None),
+        "onnxq info zoo.gguf": ([onnxq, "info", os.path.normpath(small)], None),
+        "onnxq list zoo.gguf": ([onnxq, "list", os.path.normpath(small)], None),
+    }
+    b = best_interleaved(cases, max(50, args.runs * 40))
+    print("\n== start-up (best wall time of many runs)")
+    for name in cases:
+        print(f"{name:22} {b[name] / 1e6:6.3f} ms  {b[name] / b['cat --version']:5.2f}x cat --version")
+
+    # Peak RSS of the child: two tensor sizes, the larger 4x the smaller.
+    print("\n== peak RSS of onnxq dequant (q4_0, default threads)")
+    work = tempfile.mkdtemp(prefix="onnxq-bench-cli.", dir=args.dirs[0])
+    try:
+        blocks = open(os.path.join(args.blocks_dir, "q4_0.bin"), "rb").read()
+        for mib in (args.out_mib // 4, args.out_mib):
+            n = (mib << 20) // 4
+            path = os.path.join(work, "r.gguf")
+            with open(path, "wb") as g:
+                g.write(gguf_bytes([("t", [4096, n // 4096], 2, tiled(blocks, n // 32 * 18))]))
+            # GNU time forks onnxq from its own small process: the peak is onnxq's, not this script's.
+            argv = ["/usr/bin/time", "-f", "%M", onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o",
+                    os.path.join(work, "o")]
+            kib = int(subprocess.run(argv, capture_output=True, text=True, check=True).stderr.split()[-1])
+            packed = n // 32 * 18 / 2**20
+            print(f"{mib:5d} MiB output ({packed:.1f} MiB packed input, mapped): max RSS {kib / 1024:.1f} MiB, "
+                  f"{kib / 1024 - packed:.1f} MiB besides the input's mapped pages")
+    finally:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

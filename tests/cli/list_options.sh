@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Repeatable options take exactly one word per use, so they never swallow the positional input:
+# every spelling (--opt V, --opt=V, repeated uses) in every order relative to the positional.
+# The walk at the end reads every command's options from `onnxq --generate options` (the same
+# CLI11 definitions --help prints) and fails on any option that may take more than one word, and
+# on any repeatable option this script does not exercise.
+source "$(dirname "$0")/common.bash"
+cd "$WORK"
+LOAD='import sys, numpy as np; a = np.load(sys.argv[1])'
+"$PYTHON" -c "import numpy as np; np.save('x.npy', np.arange(3, dtype=np.float32)); np.save('idx.npy', np.array([0, 2], dtype=np.int64))"
+printf '\x88\xc6\xfa' >in.bin
+tested=()
+
+# shape_is FILE PYTHON-TUPLE: the .npy's shape.
+shape_is() { "$PYTHON" -c "$LOAD; assert a.shape == $2, a.shape" "$1"; }
+
+# --- unsqueeze --axes: a comma list per use; uses add up ---
+tested+=("unsqueeze --axes")
+for form in "--axes 0,2 x.npy" "--axes=0,2 x.npy" "--axes 0 --axes 2 x.npy" "--axes=0 --axes=2 x.npy" \
+  "x.npy --axes 0,2" "x.npy --axes=0,2" "x.npy --axes 0 --axes 2" "--axes 0 x.npy --axes 2"; do
+  rm -f y.npy
+  # shellcheck disable=SC2086  # the form is split into words on purpose
+  check "unsqueeze $form" bash -c "'$ONNXQ' unsqueeze $form -o y.npy && $(declare -f shape_is); PYTHON='$PYTHON' LOAD='$LOAD' shape_is y.npy '(1, 3, 1)'"
+done
+for form in "--axes -1 x.npy" "--axes=-1 x.npy" "x.npy --axes -1"; do
+  rm -f y.npy
+  # shellcheck disable=SC2086
+  check "unsqueeze $form" bash -c "'$ONNXQ' unsqueeze $form -o y.npy && $(declare -f shape_is); PYTHON='$PYTHON' LOAD='$LOAD' shape_is y.npy '(3, 1)'"
+done
+
+# --- unpack --shape: raw words' shape; the issue's own example first ---
+tested+=("unpack --shape")
+for form in "--storage u8 --shape 3 in.bin --bits 3" "--shape=3 in.bin --bits 3" "in.bin --shape 3 --bits 3" \
+  "--shape 1,3 in.bin --bits 3" "--shape 1 --shape 3 in.bin --bits 3" "--shape=1 --shape=3 in.bin --bits 3"; do
+  rm -f y.npy
+  want='(8,)'
+  [[ "$form" == *1* ]] && want='(1, 8)'
+  # shellcheck disable=SC2086
+  check "unpack $form" bash -c "'$ONNXQ' unpack $form --count 8 -o y.npy && '$PYTHON' -c \"$LOAD; assert a.shape == $want and a.ravel().tolist() == list(range(8)), a\" y.npy"
+done
+
+# --- onehot --values: OFF,ON in one use or two ---
+tested+=("onehot --values")
+for form in "--values 5,7 idx.npy" "--values=5,7 idx.npy" "--values 5 --values 7 idx.npy" "idx.npy --values 5,7" \
+  "idx.npy --values=5 --values=7" "--values 5 idx.npy --values 7"; do
+  rm -f y.npy
+  # shellcheck disable=SC2086
+  check "onehot $form" bash -c "'$ONNXQ' onehot --depth 3 $form -o y.npy && '$PYTHON' -c \"$LOAD; assert a.tolist() == [[7, 5, 5], [5, 5, 7]], a\" y.npy"
+done
+check "onehot three values is a usage error" expect_exit 1 "$ONNXQ" onehot --depth 3 --values 5 --values 6,7 idx.npy -o y.npy
+
+# --- dequant --tensor / --format / --shape ---
+zoo=$TESTDATA/zoo.gguf
+tested+=("dequant --tensor")
+for form in "--tensor q4_0.weight $zoo" "--tensor=q4_0.weight $zoo" "$zoo --tensor q4_0.weight"; do
+  rm -f y.npy
+  # shellcheck disable=SC2086
+  check "dequant $form" bash -c "'$ONNXQ' dequant $form -o y.npy && '$PYTHON' -c \"$LOAD; assert a.shape == (3, 512)\" y.npy"
+done
+rm -rf two
+# shellcheck disable=SC2086
+check "dequant --tensor A --tensor B FILE" bash -c "'$ONNXQ' dequant --tensor q4_0.weight --tensor=q8_0.weight $zoo -o two && [ -f two/q4_0.weight.npy ] && [ -f two/q8_0.weight.npy ]"
+tested+=("dequant --format" "dequant --shape")
+blk=$TESTDATA/gguf/blocks/q4_0.bin
+"$ONNXQ" dequant --raw "$blk" --packed-format gguf:q4_0 --shape 10,32 -o ref.npy
+for form in "--format gguf:q4_0 --shape 10,32" "--format=gguf:q4_0 --shape=10,32" "--shape 10 --shape 32 --format gguf:q4_0" \
+  "--shape=10 --shape=32 --packed-format gguf:q4_0" "--format npy --format gguf:q4_0 --shape [10,32]"; do
+  rm -f y.npy
+  # shellcheck disable=SC2086
+  check "dequant --raw $form" bash -c "'$ONNXQ' dequant --raw '$blk' $form -o y.npy && cmp -s y.npy ref.npy"
+done
+# --raw with a positional FILE is refused by dequant itself, not read as a shape or format.
+# shellcheck disable=SC2086
+check "dequant --raw --shape 10,32 FILE is not a shape" bash -c "'$ONNXQ' dequant --raw '$blk' --packed-format gguf:q4_0 --shape 10,32 '$zoo' -o y.npy 2>err; [ \$? -ne 0 ] && ! grep -q 'Could not convert' err"
+
+# --- meta --key, stats --tensor, export --tensor: names before and after FILE ---
+tested+=("meta --key")
+for form in "--key general.name $zoo" "--key=general.name $zoo" "-k general.name $zoo" "$zoo --key general.name"; do
+  # shellcheck disable=SC2086
+  check "meta $form" bash -c "[ \"\$('$ONNXQ' meta $form)\" = 'onnxq test zoo A' ]"
+done
+# shellcheck disable=SC2086
+check "meta --key A --key B FILE" bash -c "[ \"\$('$ONNXQ' meta --key general.name --key=general.architecture $zoo | wc -l)\" = 2 ]"
+tested+=("stats --tensor")
+for form in "--tensor q4_0.weight $zoo" "--tensor=q4_0.weight $zoo" "$zoo --tensor q4_0.weight" \
+  "--tensor q4_0.weight --tensor q8_0.weight $zoo"; do
+  n=1
+  [[ "$form" == *q8_0* ]] && n=2
+  # shellcheck disable=SC2086
+  check "stats $form" bash -c "[ \"\$('$ONNXQ' stats --json $form | '$PYTHON' -c 'import json,sys; print(len(json.load(sys.stdin)))')\" = $n ]"
+done
+tested+=("export --tensor")
+for form in "--tensor q4_0.weight $zoo" "--tensor=q4_0.weight $zoo" "$zoo --tensor q4_0.weight" \
+  "--tensor q4_0.weight --tensor q8_0.weight $zoo"; do
+  n=1
+  [[ "$form" == *q8_0* ]] && n=2
+  rm -f m.safetensors
+  # shellcheck disable=SC2086
+  check "export $form" bash -c "'$ONNXQ' export $form -o m.safetensors && '$PYTHON' -c '
+import json, struct, sys
+b = open(\"m.safetensors\", \"rb\").read(); h = json.loads(b[8:8 + struct.unpack(\"<Q\", b[:8])[0]])
+h.pop(\"__metadata__\", None); assert len(h) == $n, h'"
+done
+
+# --- run -i / make-case -i / --attr: one input per use ---
+tested+=("run --input" "make-case --input" "make-case --attr")
+"$PYTHON" -c "import numpy as np; np.save('w.npy', np.array([0x88, 0xc6, 0xfa], dtype=np.uint8)); np.save('count.npy', np.array(8, dtype=np.int64))"
+for form in "-i w.npy -i count.npy --attr bits=3" "--input=w.npy --input=count.npy --attr=bits=3" "--attr bits=3 -i w.npy --input count.npy"; do
+  rm -rf case
+  # shellcheck disable=SC2086
+  check "make-case $form" bash -c "'$ONNXQ' make-case --op Unpack $form -o case >/dev/null && [ -f case/model.onnx ]"
+done
+"$ONNXQ" make-case --op Unpack --attr bits=3 -i w.npy -i count.npy -o case >/dev/null
+for form in "case/model.onnx -i X=w.npy -i count=count.npy" "-i X=w.npy case/model.onnx -i count=count.npy" \
+  "--input=w.npy --input=count.npy case/model.onnx"; do
+  rm -rf out
+  # shellcheck disable=SC2086
+  check "run $form" bash -c "'$ONNXQ' run $form -o out >/dev/null && '$PYTHON' -c \"import numpy as np, glob; a = np.load(glob.glob('out/*.npy')[0]); assert a.tolist() == list(range(8)), a\""
+done
+
+# --- the walk: no option of any command takes more than one word per use ---
+"$ONNXQ" --generate options >options.tsv
+check "--generate options lists the commands" grep -q $'^onnxq unsqueeze\t--axes\t' options.tsv
+while IFS=$'\t' read -r cmd opt words repeat; do
+  [[ "$opt" == -* ]] || continue # positionals (conformance's PATH...) may take the rest
+  check "$cmd $opt takes at most one word per use (got $words)" test "$words" -ge 0 -a "$words" -le 1
+  if [ "$repeat" = repeatable ] && [ "$opt" != --verbose ]; then
+    name="${cmd#onnxq } $opt"
+    found=0
+    for t in "${tested[@]}"; do [ "$t" = "$name" ] && found=1; done
+    check "repeatable option '$name' has spelling tests here" test $found = 1
+  fi
+done <options.tsv
+finish

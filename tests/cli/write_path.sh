@@ -1,0 +1,74 @@
+# The streamed write path (app/decoded_stream.cpp) on tensors of many 1 MiB chunks: every thread
+# count, a file (positional writes from every thread), a pipe (one ordered writer) and export give
+# the same bytes, and those are ggml's values (the q4_0/q6_k block samples, tiled).
+source "$(dirname "$0")/common.bash"
+cd "$WORK"
+blocks=$TESTDATA/gguf/blocks
+# Two tensors: q4_0 [70, 4096] (1.1 MiB of float32: 2 chunks, the last one partial) and
+# q6_k [777, 2048] (6.1 MiB: 7 chunks), plus their expected float32 values.
+"$PYTHON" - "$blocks" <<'PY'
+import struct, sys
+import numpy as np
+sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".")
+blocks = sys.argv[1]
+def tile(fmt, rows, cols, be, bb, ggml):
+    raw = open(f"{blocks}/{fmt}.bin", "rb").read()
+    want = np.load(f"{blocks}/{fmt}.f32.npy").reshape(-1)
+    nblocks = rows * cols // be
+    reps = nblocks // (len(raw) // bb) + 1
+    np.save(f"{fmt}.expected.npy", np.tile(want, reps)[: rows * cols].reshape(rows, cols))
+    return (fmt.encode(), [cols, rows], ggml, (raw * reps)[: nblocks * bb])
+tensors = [tile("q4_0", 70, 4096, 32, 18, 2), tile("q6_k", 777, 2048, 256, 210, 14)]
+def s(x): return struct.pack("<Q", len(x)) + x
+out = bytearray(b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 0))
+blob = bytearray()
+for name, ne, t, raw in tensors:
+    blob += b"\0" * (-len(blob) % 32)
+    out += s(name) + struct.pack("<I", len(ne)) + struct.pack(f"<{len(ne)}Q", *ne) + struct.pack("<IQ", t, len(blob))
+    blob += raw
+out += b"\0" * (-len(out) % 32)
+open("big.gguf", "wb").write(out + blob)
+PY
+
+matches() {  # matches NPY EXPECTED.npy: identical arrays (bit for bit)
+  "$PYTHON" -c 'import sys, numpy as np; a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+sys.exit(0 if a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes() else 1)' "$1" "$2"
+}
+for t in q4_0 q6_k; do
+  for n in 1 2 3 5; do
+    check "$t --threads $n to a file" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor $t --threads $n -o $t.$n.npy
+    check "$t --threads $n has ggml's values" matches $t.$n.npy $t.expected.npy
+  done
+  check "$t default threads" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor $t -o $t.d.npy
+  check "$t default threads has ggml's values" matches $t.d.npy $t.expected.npy
+  check "$t to a pipe" bash -c "'$ONNXQ' dequant big.gguf --tensor $t --threads 2 -o - | cat > $t.pipe.npy"
+  check "$t through a pipe has ggml's values" matches $t.pipe.npy $t.expected.npy
+  # Over an existing, longer file: the result is exactly the new tensor.
+  head -c 20000000 /dev/zero >$t.old.npy
+  check "$t over a longer file" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor $t --threads 2 -o $t.old.npy
+  check "$t over a longer file has ggml's values" matches $t.old.npy $t.expected.npy
+done
+check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
+  tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
+
+# export: one file holding both tensors, with every thread count the same bytes.
+check "export --threads 1" expect_exit 0 "$ONNXQ" export big.gguf -o e1.safetensors --threads 1
+check "export --threads 2" expect_exit 0 "$ONNXQ" export big.gguf -o e2.safetensors --threads 2
+check "export --threads 3" expect_exit 0 "$ONNXQ" export big.gguf -o e3.safetensors --threads 3
+check "export is the same for every thread count" bash -c "cmp -s e1.safetensors e2.safetensors && cmp -s e1.safetensors e3.safetensors"
+exported_ok() {
+  "$PYTHON" - <<'PY'
+import json, struct, sys
+import numpy as np
+data = open("e2.safetensors", "rb").read()
+(n,) = struct.unpack_from("<Q", data)
+header = json.loads(data[8:8 + n])
+for name in ("q4_0", "q6_k"):
+    begin, end = header[name]["data_offsets"]
+    got = np.frombuffer(data[8 + n + begin:8 + n + end], dtype="<f4")
+    if got.tobytes() != np.load(f"{name}.expected.npy").astype("<f4").tobytes():
+        sys.exit(f"{name} differs")
+PY
+}
+check "export holds ggml's values" exported_ok
+finish
