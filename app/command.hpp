@@ -16,6 +16,7 @@ namespace onnxq::cli {
 struct GlobalOptions {
   int verbosity = 0;   // -v: info, -vv: debug
   bool quiet = false;  // -q: no warnings, no progress
+  double timeout = 0;  // --timeout: seconds a remote server may take to connect or stall (0: default)
 };
 
 using AddCommandFn = void (*)(CLI::App& app, const GlobalOptions& global);

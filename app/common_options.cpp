@@ -35,7 +35,9 @@ int words_per_use(const CLI::Option& option) {
 }
 
 CLI::Option* add_gguf_file_argument(CLI::App& cmd, std::string& path, Presence presence) {
-  CLI::Option* opt = names_path(cmd.add_option("FILE", path, "GGUF file (for a split model, any shard)"));
+  CLI::Option* opt = names_path(cmd.add_option(
+      "FILE", path,
+      "GGUF file (for a split model, any shard), or URL: http(s)://... or hf://OWNER/REPO[@REVISION]/PATH"));
   if (presence == Presence::Required) opt->required();
   return opt;
 }

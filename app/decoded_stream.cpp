@@ -32,7 +32,7 @@ struct Chunking {
 
 Chunking chunking(const DecodedStream& s) {
   Chunking c{};
-  c.blocks = s.bytes.size() / s.format->block_bytes;
+  c.blocks = (s.tensor ? s.tensor->byte_size : s.bytes.size()) / s.format->block_bytes;
   c.block_out = std::size_t{s.format->block_elements} * (dtype_info(s.dtype).bits / 8);
   c.chunk_blocks = std::max<std::size_t>(1, kChunkOutputBytes / c.block_out);
   c.chunks = (c.blocks + c.chunk_blocks - 1) / c.chunk_blocks;

@@ -21,7 +21,8 @@ struct DecodedStream {
   bool npy = true;                   // .npy header first, else raw little-endian elements
   int threads = 0;
   Progress* progress = nullptr;  // advanced by input bytes decoded
-  // For a GGUF tensor: its model, so big-endian plain data is byte-swapped (bytes unused then).
+  // For a GGUF tensor: its model, which reads the blocks of each chunk (from the mapping, or in
+  // ranges from a remote file) and byte-swaps big-endian plain data. `bytes` is unused then.
   const GgufFile* model = nullptr;
   const TensorInfo* tensor = nullptr;
 };

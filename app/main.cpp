@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "command.hpp"
@@ -12,6 +13,7 @@
 #include "exit_codes.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/version.hpp"
+#include "onnxq/remote/remote_file.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
@@ -35,6 +37,22 @@ void setup_logging(const GlobalOptions& global) {
     spdlog::set_level(spdlog::level::warn);
 }
 
+// --timeout, else $ONNXQ_TIMEOUT, else the library's default.
+void setup_remote(const GlobalOptions& global) {
+  RemoteOptions options = remote_options();
+  if (global.timeout > 0) {
+    options.timeout_seconds = global.timeout;
+  } else if (const char* env = std::getenv("ONNXQ_TIMEOUT"); env && *env) {
+    char* end = nullptr;
+    const double seconds = std::strtod(env, &end);
+    if (*end != '\0' || !(seconds > 0))
+      throw CLI::ValidationError("ONNXQ_TIMEOUT",
+                                 std::string("must be a positive number of seconds, got '") + env + "'");
+    options.timeout_seconds = seconds;
+  }
+  set_remote_options(options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,7 +67,20 @@ int main(int argc, char** argv) {
   GlobalOptions global;
   app.add_flag("-v,--verbose", global.verbosity, "More log output on stderr (-v info, -vv debug)");
   app.add_flag("-q,--quiet", global.quiet, "Only errors on stderr; no progress");
-  app.parse_complete_callback([&] { setup_logging(global); });
+  app.add_option("--timeout", global.timeout,
+                 "Seconds a remote server may take to connect, or go without sending data (default 30; "
+                 "environment: ONNXQ_TIMEOUT)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double seconds = std::strtod(text.c_str(), &end);
+            return *end == '\0' && seconds > 0 ? std::string() : "must be a positive number of seconds, got " + text;
+          },
+          "SECONDS"));
+  app.parse_complete_callback([&] {
+    setup_logging(global);
+    setup_remote(global);
+  });
 
   for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);
   docs::add_generate_option(app);  // hidden: man page and completions from these definitions

@@ -152,6 +152,17 @@ void feed(std::span<const std::byte> bytes, std::initializer_list<MultiHasher*> 
   }
 }
 
+// A remote tensor is read this much at a time (through its source's cache).
+constexpr std::uint64_t kRemoteReadBytes = 8 << 20;
+
+// Feeds a tensor's stored bytes: the mapping, or a remote file's bytes read piece by piece.
+void feed_tensor(const GgufFile& model, const TensorInfo& tensor, std::initializer_list<MultiHasher*> hashers) {
+  if (!model.is_remote(tensor)) return feed(model.tensor_bytes(tensor), hashers);
+  std::vector<std::byte> piece;
+  for (std::uint64_t at = 0; at < tensor.byte_size; at += kRemoteReadBytes)
+    feed(model.tensor_bytes(tensor, at, std::min(kRemoteReadBytes, tensor.byte_size - at), piece), hashers);
+}
+
 }  // namespace
 
 std::string_view hash_type_name(HashType type) {
@@ -188,18 +199,20 @@ std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& typ
 
   auto hash_tensor = [&](std::size_t i, MultiHasher* also) {
     MultiHasher one(per_tensor);
-    feed(model.tensor_bytes(tensors[i]), {&one, also});
+    feed_tensor(model, tensors[i], {&one, also});
     for (HashType t : kHashTypes)
       if (per_tensor[t]) tensor_hex[i].push_back(one.finish(t));
   };
 
-  if (threads <= 1 || !layers) {
+  // A remote model is read once, in file order: two passes would fetch it twice.
+  const bool remote = !tensors.empty() && model.is_remote(tensors.front());
+  if (threads <= 1 || !layers || remote) {
     // One pass: each chunk goes to the tensor's hashes and the model's while it is in cache.
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       if (layers)
         hash_tensor(i, &whole);
       else
-        feed(model.tensor_bytes(tensors[i]), {&whole});
+        feed_tensor(model, tensors[i], {&whole});
     }
   } else {
     // The model hashes are one sequential stream: one thread walks it in file order while the
@@ -207,7 +220,7 @@ std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& typ
     std::exception_ptr model_error;
     std::thread stream([&] {
       try {
-        for (const TensorInfo& t : tensors) feed(model.tensor_bytes(t), {&whole});
+        for (const TensorInfo& t : tensors) feed_tensor(model, t, {&whole});
       } catch (...) {
         model_error = std::current_exception();
       }

@@ -77,7 +77,8 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand(
       "check", "Report every problem of a GGUF file (errors) and legal but risky content (warnings)");
-  add_gguf_file_argument(*cmd, opts->path);
+  names_path(cmd->add_option("FILE", opts->path, "GGUF file (a local file: check reads its bytes itself, not URLs)"))
+      ->required();
   add_json_flag(*cmd, opts->json,
                 "{file, errors, warnings, findings: [{severity, code, file, offset, key, tensor, "
                 "message}]}");

@@ -204,13 +204,13 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
                        " cannot be written as " + std::string(dtype_info(out).short_name));
     const std::string target =
         single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
-    DecodedStream stream{t->format, model.tensor_bytes(*t), t->onnx_shape(), out, fc.npy, o.threads};
+    DecodedStream stream{t->format, {}, t->onnx_shape(), out, fc.npy, o.threads};
     stream.model = &model;
     stream.tensor = t;
     jobs.emplace_back(target, stream);
   }
   std::uint64_t total = 0;
-  for (const auto& job : jobs) total += job.second.bytes.size();
+  for (const TensorInfo* t : chosen) total += t->byte_size;
   Progress progress("dequant", total);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     auto& [target, stream] = jobs[i];

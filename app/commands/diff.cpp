@@ -95,8 +95,11 @@ void run_diff(const DiffOptions& opts) {
         continue;
       }
       progress.set_label(std::string(p.a->name));
-      const PackedBytes bytes_a{*p.a->format, a.tensor_bytes(*p.a), tensor_data_is_big_endian(a, *p.a)};
-      const PackedBytes bytes_b{*p.b->format, b.tensor_bytes(*p.b), tensor_data_is_big_endian(b, *p.b)};
+      std::vector<std::byte> fetched_a, fetched_b;  // remote tensors, read whole
+      const PackedBytes bytes_a{*p.a->format, a.tensor_bytes(*p.a, 0, p.a->byte_size, fetched_a),
+                                tensor_data_is_big_endian(a, *p.a)};
+      const PackedBytes bytes_b{*p.b->format, b.tensor_bytes(*p.b, 0, p.b->byte_size, fetched_b),
+                                tensor_data_is_big_endian(b, *p.b)};
       p.diff = compare_tensors(bytes_a, bytes_b, p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
       spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
@@ -161,8 +164,8 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<DiffOptions>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Compare two GGUF files: tensors only in one, type/shape changes, max abs and RMS value differences");
-  names_path(cmd->add_option("A", opts->a, "First GGUF file"))->required();
-  names_path(cmd->add_option("B", opts->b, "Second GGUF file"))->required();
+  names_path(cmd->add_option("A", opts->a, "First GGUF file or URL"))->required();
+  names_path(cmd->add_option("B", opts->b, "Second GGUF file or URL"))->required();
   add_filter_option(*cmd, opts->filter);
   add_json_flag(*cmd, opts->json);
   add_threads_option(*cmd, opts->threads);

@@ -85,7 +85,7 @@ std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedT
 void write_tensor(const GgufFile& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   progress.set_label(std::string(t.info->name));
-  DecodedStream stream{t.info->format, model.tensor_bytes(*t.info), t.info->onnx_shape(), t.dtype, false, threads};
+  DecodedStream stream{t.info->format, {}, t.info->onnx_shape(), t.dtype, false, threads};
   stream.progress = &progress;
   stream.model = &model;
   stream.tensor = t.info;

@@ -49,7 +49,7 @@ void run_info(const InfoOptions& opts) {
     }
   }
   std::uint64_t file_bytes = 0;
-  for (const auto& s : model.shards()) file_bytes += s.bytes.size();
+  for (const auto& s : model.shards()) file_bytes += s.size;
   const double bpw =
       total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
 
@@ -69,7 +69,7 @@ void run_info(const InfoOptions& opts) {
       shards.push_back({{"shard", s.split_number},
                         {"path", s.path},
                         {"present", true},
-                        {"size", s.bytes.size()},
+                        {"size", s.size},
                         {"tensors", s.tensors.size()},
                         {"data_offset", s.data_offset},
                         {"n_kv", s.metadata.size()}});
@@ -122,7 +122,7 @@ void run_info(const InfoOptions& opts) {
     for (const auto& s : model.shards())
       rows[s.split_number] = {std::to_string(s.split_number),   escape_for_terminal(s.path),
                               std::to_string(s.data_offset),    std::to_string(s.metadata.size()),
-                              std::to_string(s.tensors.size()), std::to_string(s.bytes.size())};
+                              std::to_string(s.tensors.size()), std::to_string(s.size)};
     for (const MissingShard& m : model.missing_shards())
       rows[m.split_number] = {
           std::to_string(m.split_number), m.path.empty() ? "?" : escape_for_terminal(m.path), "missing", "-", "-", "-"};

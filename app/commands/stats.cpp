@@ -54,7 +54,9 @@ void run_stats(const StatsOptions& opts) {
     for (const TensorInfo* t : tensors) {
       progress.set_label(std::string(t->name));
       const auto start = std::chrono::steady_clock::now();
-      const PackedBytes packed{*t->format, model.tensor_bytes(*t), tensor_data_is_big_endian(model, *t)};
+      std::vector<std::byte> fetched;  // a remote tensor, read whole
+      const PackedBytes packed{*t->format, model.tensor_bytes(*t, 0, t->byte_size, fetched),
+                               tensor_data_is_big_endian(model, *t)};
       results.push_back(
           compute_tensor_stats(packed, t->element_count, threads, [&](std::uint64_t bytes) { progress.add(bytes); }));
       spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,

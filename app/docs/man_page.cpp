@@ -155,7 +155,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "manifest, a file in which check finds errors).\n"
       << ".TP\n.B " << kExitIo
       << "\nI/O failure: a missing file, a permission problem, a read or write error, "
-         "out of memory.\n"
+         "out of memory; for a remote file also a refused connection, an unknown host, a time-out, an HTTP "
+         "error, a server without range requests, or a file that changed on the server while it was read.\n"
       << ".TP\n.B " << kExitBrokenPipe
       << "\nThe reader of standard output went away (128 + SIGPIPE, as shells report it), e.g. "
          "\\fBonnxq list m.gguf | head\\fR. Nothing is printed.\n";
@@ -165,7 +166,17 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "naming a path the CPU lacks is an error (exit "
       << kExitInvalidInput << "). \\fB\\-vv\\fR logs the choice.\n"
       << ".TP\n.B OMP_NUM_THREADS\nThe number of worker threads when a command's \\fB\\-\\-threads\\fR is 0 (the "
-         "default); otherwise all cores are used. Results never depend on the thread count.\n";
+         "default); otherwise all cores are used. Results never depend on the thread count.\n"
+      << ".TP\n.B HF_ENDPOINT\nWhere \\fBhf://\\fR paths point (default \\fBhttps://huggingface.co\\fR): "
+         "\\fBhf://OWNER/REPO[@REVISION]/PATH\\fR reads \\fB$HF_ENDPOINT/OWNER/REPO/resolve/REVISION/PATH\\fR "
+         "(REVISION default \\fBmain\\fR).\n"
+      << ".TP\n.B HF_TOKEN\nA Hugging Face token, sent as \\fBAuthorization: Bearer\\fR to the host of "
+         "\\fBHF_ENDPOINT\\fR only, never to another host (such as the CDN the Hub redirects to).\n"
+      << ".TP\n.B ONNXQ_TIMEOUT\nSeconds a remote server may take to connect or go without sending data "
+         "(default 30); \\fB\\-\\-timeout\\fR overrides it.\n"
+      << ".TP\n.B SSL_CERT_FILE, CURL_CA_BUNDLE, SSL_CERT_DIR\nCA certificates for https:// instead of the "
+         "system store. libcurl's proxy variables (\\fBhttp_proxy\\fR, \\fBhttps_proxy\\fR, \\fBno_proxy\\fR) "
+         "apply as usual.\n";
   out << ".SH NOTES\n"
       << ".SS \"bfloat16 in .npy files\"\nNumPy has no bfloat16 dtype. onnxq writes BFLOAT16 arrays to .npy as "
          "\\fB'<u2'\\fR (little-endian uint16) holding the bfloat16 bit patterns; read them back in NumPy with "
@@ -190,6 +201,9 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
   out << ".SH EXAMPLES\n";
   example(out, "What is in a model, and how is it quantized:",
           "onnxq info model.gguf\nonnxq list model.gguf --filter 'blk.0.*'");
+  example(out, "Look at a model on the Hugging Face Hub, and decode one tensor, without downloading the file:",
+          "onnxq list hf://OWNER/REPO/model-q4_k.gguf\n"
+          "onnxq dequant hf://OWNER/REPO@main/model-q4_k.gguf --tensor token_embd.weight -o emb.npy");
   example(out, "One metadata value, for a script:", "onnxq meta model.gguf -k general.architecture");
   example(out, "Decode a tensor and add a leading axis in a pipeline:",
           "onnxq dequant m.gguf --tensor t -o - | onnxq unsqueeze --axes 0 > t.npy");

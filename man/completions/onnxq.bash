@@ -9,8 +9,10 @@ _onnxq() {
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet info meta list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info meta list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
       case $prev in
+        --timeout)
+          COMPREPLY=(); return ;;
       esac ;;
     info)
       opts='-h --help --json'

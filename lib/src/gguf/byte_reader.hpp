@@ -1,5 +1,7 @@
 // A bounds-checked cursor over a GGUF file's bytes. Every read checks the bytes
 // that remain first, and every failure names the file and the byte offset.
+// The bytes may be only the first part of a longer file (a remote header read in pieces):
+// a read that the file could satisfy but the part cannot throws NeedMoreBytes instead.
 #pragma once
 
 #include <cstdint>
@@ -27,12 +29,20 @@ T load(const std::byte* p, bool big_endian) {
   return v;
 }
 
+// Thrown when parsing needs bytes past the part given: the caller reads up to `end` and retries.
+struct NeedMoreBytes {
+  std::uint64_t end;
+};
+
 class ByteReader {
  public:
-  ByteReader(std::span<const std::byte> bytes, std::string_view file_name) : bytes_(bytes), name_(file_name) {}
+  // `file_size` is the whole file's size (at least bytes.size()).
+  ByteReader(std::span<const std::byte> bytes, std::string_view file_name, std::uint64_t file_size)
+      : bytes_(bytes), name_(file_name), file_size_(file_size) {}
 
   std::uint64_t offset() const { return pos_; }
-  std::uint64_t remaining() const { return bytes_.size() - pos_; }
+  // Bytes left in the file (not only in the part at hand): the bound for plausibility checks.
+  std::uint64_t remaining() const { return file_size_ - pos_; }
   const std::byte* here() const { return bytes_.data() + pos_; }
   void set_big_endian(bool be) { big_endian_ = be; }
   bool big_endian() const { return big_endian_; }
@@ -46,6 +56,7 @@ class ByteReader {
     if (n > remaining())
       fail_at(pos_, "truncated " + std::string(what) + ": needs " + std::to_string(n) + " bytes, " +
                         std::to_string(remaining()) + " left in the file");
+    if (n > bytes_.size() - pos_) throw NeedMoreBytes{pos_ + n};
   }
 
   void skip(std::uint64_t n, std::string_view what) {
@@ -68,6 +79,7 @@ class ByteReader {
     if (len > remaining())
       fail_at(at, std::string(what) + " length " + std::to_string(len) + " exceeds the " + std::to_string(remaining()) +
                       " bytes left in the file");
+    require(len, what);
     std::string_view s(reinterpret_cast<const char*>(here()), static_cast<std::size_t>(len));
     pos_ += len;
     return s;
@@ -76,6 +88,7 @@ class ByteReader {
  private:
   std::span<const std::byte> bytes_;
   std::string_view name_;
+  std::uint64_t file_size_;
   std::uint64_t pos_ = 0;
   bool big_endian_ = false;
 };

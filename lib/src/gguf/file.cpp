@@ -4,6 +4,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "onnxq/core/checked.hpp"
+#include "onnxq/remote/remote_file.hpp"
 #include "parser.hpp"
 
 namespace onnxq {
@@ -49,9 +51,37 @@ std::optional<std::uint64_t> metadata_u64(const GgufShard& shard, std::string_vi
   return std::nullopt;
 }
 
+// A remote header is read in growing ranges, each new range appended, until it parses.
+constexpr std::uint64_t kFirstHeaderBytes = 256 * 1024;
+constexpr std::uint64_t kMaxRemoteHeaderBytes = 256ull << 20;
+
+GgufShard open_remote_shard(const std::string& path) {
+  auto source = open_remote_file(path);
+  auto header = std::make_shared<std::vector<std::byte>>();
+  std::uint64_t want = std::min(source->size(), kFirstHeaderBytes);
+  // Bounded: `want` at least doubles each round and never passes the file size or the cap.
+  for (;;) {
+    const std::size_t have = header->size();
+    header->resize(static_cast<std::size_t>(want));
+    source->read(have, std::span(*header).subspan(have), want);
+    try {
+      GgufShard shard = GgufParser::parse(*header, path, source->size());
+      shard.source = std::move(source);
+      shard.header = std::move(header);
+      return shard;
+    } catch (const gguf_detail::NeedMoreBytes& more) {
+      want = std::min(source->size(), std::max(more.end, 2 * want));
+      if (want > kMaxRemoteHeaderBytes)
+        fail(ErrorKind::Unsupported, path + ": the header goes on past " + std::to_string(kMaxRemoteHeaderBytes >> 20) +
+                                         " MiB; onnxq reads at most that much of a remote file's header");
+    }
+  }
+}
+
 GgufShard open_shard(const std::string& path) {
+  if (is_remote_path(path)) return open_remote_shard(path);
   auto file = MappedFile::open(path);
-  GgufShard shard = GgufParser::parse(file->bytes(), path);
+  GgufShard shard = GgufParser::parse(file->bytes(), path, file->size());
   shard.file = std::move(file);
   return shard;
 }
@@ -65,7 +95,7 @@ Shape TensorInfo::onnx_shape() const {
 
 GgufFile GgufFile::parse(std::span<const std::byte> bytes, std::string name) {
   GgufFile model;
-  model.shards_.push_back(GgufParser::parse(bytes, name));
+  model.shards_.push_back(GgufParser::parse(bytes, name, bytes.size()));
   model.tensors_ = model.shards_.front().tensors;
   return model;
 }
@@ -100,7 +130,7 @@ GgufFile GgufFile::open(const std::string& path, ShardPolicy policy) {
                     std::to_string(split->count));
     for (int i = 1; i <= split->count; ++i) {
       const std::string p = i == split->index ? path : shard_path(*split, i);
-      if (i != split->index && !std::filesystem::exists(p)) {
+      if (i != split->index && !is_remote_path(p) && !std::filesystem::exists(p)) {
         if (policy == ShardPolicy::AllowMissing) {
           model.missing_.push_back({i, p});
           continue;
@@ -155,11 +185,31 @@ const TensorInfo* GgufFile::find_tensor(std::string_view name) const {
 std::span<const std::byte> GgufFile::tensor_bytes(const TensorInfo& tensor) const {
   const GgufShard& shard = shards_.at(tensor.shard);
   if (tensor.byte_size == 0) return {};
+  if (shard.source)
+    fail(ErrorKind::Unsupported, shard.path + ": internal: the data of a remote file is read in ranges, not mapped");
   return shard.bytes.subspan(static_cast<std::size_t>(tensor.file_offset), static_cast<std::size_t>(tensor.byte_size));
 }
 
+std::span<const std::byte> GgufFile::tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
+                                                  std::vector<std::byte>& storage) const {
+  const auto end = checked_add(offset, length);
+  if (!end || *end > tensor.byte_size)
+    invalid_argument("bytes [" + std::to_string(offset) + ", +" + std::to_string(length) + ") lie outside tensor '" +
+                     std::string(tensor.name) + "'");
+  const GgufShard& shard = shards_.at(tensor.shard);
+  if (length == 0) return {};
+  if (!shard.source)
+    return shard.bytes.subspan(static_cast<std::size_t>(tensor.file_offset + offset), static_cast<std::size_t>(length));
+  storage.resize(static_cast<std::size_t>(length));
+  // Reading on to the tensor's end lets the source fetch the following chunks with this one.
+  shard.source->read(tensor.file_offset + offset, storage, tensor.file_offset + tensor.byte_size);
+  return storage;
+}
+
 std::shared_ptr<const void> GgufFile::keep_alive(const TensorInfo& tensor) const {
-  return shards_.at(tensor.shard).file;
+  const GgufShard& shard = shards_.at(tensor.shard);
+  if (shard.header) return shard.header;
+  return shard.file;
 }
 
 }  // namespace onnxq

@@ -89,11 +89,12 @@ GgufValue GgufParser::read_value(ByteReader& reader, GgufType type, int depth) {
   return v;
 }
 
-GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string& name) {
+GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string& name, std::uint64_t file_size) {
   GgufShard shard;
   shard.path = name;
   shard.bytes = bytes;
-  ByteReader reader(bytes, name);
+  shard.size = file_size;
+  ByteReader reader(bytes, name, file_size);
 
   // Header: magic, version (its byte order tells the file's), counts.
   const auto magic = reader.read<std::uint32_t>("magic");
@@ -220,17 +221,17 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
   if (!data_offset) reader.fail_at(infos_end, "data section offset overflows 64 bits");
   shard.data_offset = *data_offset;
   // As in ggml, a file with tensors holds the padding up to its data section, even when all are empty.
-  if (!shard.tensors.empty() && shard.data_offset > bytes.size())
+  if (!shard.tensors.empty() && shard.data_offset > file_size)
     reader.fail_at(infos_end, "data section would start at " + str(shard.data_offset) + ", past the end of the " +
-                                  str(bytes.size()) + "-byte file");
+                                  str(file_size) + "-byte file");
   for (TensorInfo& t : shard.tensors) {
     auto begin = checked_add(shard.data_offset, t.offset_in_data);
     auto end = begin ? checked_add(*begin, t.byte_size) : std::nullopt;
     // An empty tensor reads nothing, so only its offset arithmetic must hold.
-    if (!end || (t.byte_size > 0 && *end > bytes.size()))
+    if (!end || (t.byte_size > 0 && *end > file_size))
       invalid_input(name + ": tensor " + quoted(t.name) + " data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) +
                     ") relative to the data section at " + str(shard.data_offset) + " lies outside the " +
-                    str(bytes.size()) + "-byte file");
+                    str(file_size) + "-byte file");
     t.file_offset = *begin;
   }
   return shard;

@@ -12,7 +12,9 @@ namespace onnxq {
 class GgufParser {
  public:
   // Parses and validates one file. Throws Error(InvalidInput) on the first problem.
-  static GgufShard parse(std::span<const std::byte> bytes, const std::string& name);
+  // `bytes` may be the first part of a file of `file_size` bytes: when the header goes on past
+  // it, throws gguf_detail::NeedMoreBytes (never for a whole file).
+  static GgufShard parse(std::span<const std::byte> bytes, const std::string& name, std::uint64_t file_size);
 
   // Reads one value of `type` at the reader's position (depth counts array nesting).
   static GgufValue read_value(gguf_detail::ByteReader& reader, GgufType type, int depth);

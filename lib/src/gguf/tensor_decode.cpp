@@ -21,15 +21,40 @@ bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor) 
   return model.shards().at(tensor.shard).big_endian && has_byte_order(*tensor.format);
 }
 
+namespace {
+
+// Blocks of a remote tensor, read into `scratch` and made little-endian there.
+std::span<const std::byte> remote_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
+                                         std::uint64_t block_count, std::vector<std::byte>& scratch) {
+  const std::uint64_t width = tensor.format->block_bytes;
+  const auto begin = checked_mul(first_block, width);
+  const auto length = checked_mul(block_count, width);
+  if (!begin || !length)
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) +
+                     ") lie outside tensor '" + std::string(tensor.name) + "'");
+  model.tensor_bytes(tensor, *begin, *length, scratch);
+  if (tensor_data_is_big_endian(model, tensor)) swap_byte_order(*tensor.format, scratch);
+  return scratch;
+}
+
+}  // namespace
+
 std::span<const std::byte> little_endian_tensor_blocks(const GgufFile& model, const TensorInfo& tensor,
                                                        std::uint64_t first_block, std::uint64_t block_count,
                                                        std::vector<std::byte>& scratch) {
+  if (model.is_remote(tensor)) return remote_blocks(model, tensor, first_block, block_count, scratch);
   return little_endian_blocks(*tensor.format, model.tensor_bytes(tensor), tensor_data_is_big_endian(model, tensor),
                               first_block, block_count, scratch);
 }
 
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
+  if (model.is_remote(tensor)) {  // only these blocks are read, through the source's cache
+    std::vector<std::byte> scratch;
+    decode_blocks(*tensor.format, remote_blocks(model, tensor, first_block, block_count, scratch), 0, block_count,
+                  out_dtype, dst, threads);
+    return;
+  }
   const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
   if (!tensor_data_is_big_endian(model, tensor)) {
     decode_blocks(*tensor.format, bytes, first_block, block_count, out_dtype, dst, threads);

@@ -135,7 +135,7 @@ GgufValue GgufArray::at(std::uint64_t index) const {
     invalid_input("array index " + std::to_string(index) + " out of range (size " + std::to_string(value_.count_) +
                   ")");
   const std::uint64_t size = gguf_scalar_size(value_.elem_type_);
-  ByteReader reader({value_.array_begin_, static_cast<std::size_t>(value_.array_bytes_)}, "array");
+  ByteReader reader({value_.array_begin_, static_cast<std::size_t>(value_.array_bytes_)}, "array", value_.array_bytes_);
   reader.set_big_endian(value_.big_endian_);
   if (size != 0) {
     reader.skip(index * size, "array element");
@@ -147,7 +147,7 @@ GgufValue GgufArray::at(std::uint64_t index) const {
 }
 
 void GgufArray::for_each(const std::function<bool(const GgufValue&)>& f) const {
-  ByteReader reader({value_.array_begin_, static_cast<std::size_t>(value_.array_bytes_)}, "array");
+  ByteReader reader({value_.array_begin_, static_cast<std::size_t>(value_.array_bytes_)}, "array", value_.array_bytes_);
   reader.set_big_endian(value_.big_endian_);
   for (std::uint64_t i = 0; i < value_.count_; ++i)
     if (!f(GgufParser::read_value(reader, value_.elem_type_, 1))) return;

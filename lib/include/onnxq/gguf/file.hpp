@@ -2,6 +2,8 @@
 // metadata and tensor descriptors that point into the mapping. Nothing is copied:
 // strings, arrays and tensor bytes are views, and large arrays are walked lazily.
 // Every size is checked against the bytes that remain before it is used.
+// A remote file (http://, https://, hf://) is read through a ByteSource instead: its header
+// in growing ranges until it parses, its tensor data only when asked for.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnxq/core/byte_source.hpp"
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/format.hpp"
@@ -111,8 +114,11 @@ struct TensorInfo {
 struct GgufShard {
   std::string path;
   int split_number = 0;  // 1-based shard number of a gguf-split model (from the file name), 0 for a lone file
-  std::shared_ptr<const MappedFile> file;  // null when parsed from caller memory
-  std::span<const std::byte> bytes;
+  std::shared_ptr<const MappedFile> file;                // null when parsed from caller memory or remote
+  std::span<const std::byte> bytes;                      // the whole file; for a remote file only its header
+  std::uint64_t size = 0;                                // the file's size in bytes
+  std::shared_ptr<const ByteSource> source;              // remote files: where tensor data is read
+  std::shared_ptr<const std::vector<std::byte>> header;  // remote files: owns `bytes`
   std::uint32_t version = 0;
   bool big_endian = false;
   std::uint64_t alignment = 32;
@@ -137,8 +143,10 @@ enum class ShardPolicy {
 // A GGUF model: one file, or the shards of a gguf-split model.
 class GgufFile {
  public:
-  // Opens a file; if its name is `<base>-0000K-of-0000N.gguf` (or it carries split.count > 1),
-  // opens and validates all N shards (see ShardPolicy). Throws Error(Io / InvalidInput).
+  // Opens a file or URL (http://, https://, hf://OWNER/REPO[@REVISION]/PATH); if its name is
+  // `<base>-0000K-of-0000N.gguf` (or it carries split.count > 1), opens and validates all N
+  // shards (see ShardPolicy; shards of a remote model are never taken as missing, only as
+  // failing to open). Throws Error(Io / InvalidInput).
   static GgufFile open(const std::string& path, ShardPolicy policy = ShardPolicy::All);
   // Parses bytes the caller keeps alive (tests, fuzzing). `name` is used in messages.
   static GgufFile parse(std::span<const std::byte> bytes, std::string name);
@@ -157,8 +165,14 @@ class GgufFile {
   const std::vector<TensorInfo>& tensors() const { return tensors_; }
   const TensorInfo* find_tensor(std::string_view name) const;
 
-  // The tensor's bytes inside its shard's mapping.
+  // True when the tensor's shard is read through a ByteSource (a remote file), not mapped.
+  bool is_remote(const TensorInfo& tensor) const { return shards_.at(tensor.shard).source != nullptr; }
+  // The tensor's bytes inside its shard's mapping. Throws Error(Unsupported) for a remote file.
   std::span<const std::byte> tensor_bytes(const TensorInfo& tensor) const;
+  // Bytes [offset, offset + length) of the tensor's data: a view of the mapping, or for a remote
+  // file a copy read into `storage`. Throws Error(InvalidArgument) for a range outside the tensor.
+  std::span<const std::byte> tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
+                                          std::vector<std::byte>& storage) const;
   // Keeps the mapping of the tensor's shard alive (for zero-copy Tensor views).
   std::shared_ptr<const void> keep_alive(const TensorInfo& tensor) const;
 

@@ -17,13 +17,15 @@ namespace onnxq {
 bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor);
 
 // Blocks [first_block, first_block + block_count) of the tensor in little-endian order: a view
-// of the mapping, or for big-endian data a byte-swapped copy kept in `scratch`.
+// of the mapping, or a copy kept in `scratch` (big-endian data byte-swapped; a remote tensor's
+// blocks, read).
 std::span<const std::byte> little_endian_tensor_blocks(const GgufFile& model, const TensorInfo& tensor,
                                                        std::uint64_t first_block, std::uint64_t block_count,
                                                        std::vector<std::byte>& scratch);
 
 // decode_blocks() on a GGUF tensor's bytes. Big-endian data is byte-swapped a few hundred
-// KiB at a time into a scratch buffer per thread, so memory stays bounded.
+// KiB at a time into a scratch buffer per thread, so memory stays bounded. Of a remote tensor
+// only these blocks are read.
 void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::uint64_t first_block,
                           std::uint64_t block_count, DType out_dtype, void* dst, int threads = 0);
 
