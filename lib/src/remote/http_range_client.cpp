@@ -3,8 +3,6 @@
 // number of times with back-off, and every failure is one line naming the file.
 #include "http_range_client.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "curl_library.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/version.hpp"
 #include "url.hpp"
@@ -23,11 +22,6 @@ namespace {
 // An error page is read only this far; the status says enough.
 constexpr std::size_t kMaxDiscardedBody = 64 * 1024;
 constexpr long kMaxRedirects = 8;
-
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -116,7 +110,7 @@ struct HttpRangeClient::Answer {
     auto* a = static_cast<Answer*>(user);
     const std::size_t bytes = size * n;
     long code = 0;
-    curl_easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &code);
+    curl_library().easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &code);
     if (code == 206) {
       if (bytes > a->capacity - a->received) {
         a->overflow = true;
@@ -137,42 +131,42 @@ struct HttpRangeClient::Answer {
 
 HttpRangeClient::HttpRangeClient(std::string name, std::string url, const RemoteOptions& options)
     : name_(std::move(name)), url_(std::move(url)), options_(options) {
-  global_init();
-  CURL* curl = curl_easy_init();
+  const CurlLibrary& lib = curl_library();
+  CURL* curl = lib.easy_init();
   if (!curl) fail(ErrorKind::Io, name_ + ": cannot start libcurl");
   curl_ = curl;
   const std::string agent = "onnxq/" + std::string(kVersion);
-  curl_easy_setopt(curl, CURLOPT_URL, url_.c_str());
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, agent.c_str());  // libcurl copies string options
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer_);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, kMaxRedirects);
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(curl, CURLOPT_URL, url_.c_str());
+  lib.easy_setopt(curl, CURLOPT_USERAGENT, agent.c_str());  // libcurl copies string options
+  lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer_);
+  lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  lib.easy_setopt(curl, CURLOPT_MAXREDIRS, kMaxRedirects);
+  lib.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   const long timeout_ms = std::max(1L, std::lround(options_.timeout_seconds * 1000));
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+  lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
   // A transfer that moves less than one byte a second for the time-out is given up.
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, std::max(1L, (timeout_ms + 999) / 1000));
+  lib.easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  lib.easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, std::max(1L, (timeout_ms + 999) / 1000));
   // libcurl itself reads no CA environment variables; the curl tool's and OpenSSL's are honoured here.
   if (const char* bundle = std::getenv("CURL_CA_BUNDLE"); bundle && *bundle)
-    curl_easy_setopt(curl, CURLOPT_CAINFO, bundle);
+    lib.easy_setopt(curl, CURLOPT_CAINFO, bundle);
   else if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file)
-    curl_easy_setopt(curl, CURLOPT_CAINFO, file);
-  if (const char* dir = std::getenv("SSL_CERT_DIR"); dir && *dir) curl_easy_setopt(curl, CURLOPT_CAPATH, dir);
+    lib.easy_setopt(curl, CURLOPT_CAINFO, file);
+  if (const char* dir = std::getenv("SSL_CERT_DIR"); dir && *dir) lib.easy_setopt(curl, CURLOPT_CAPATH, dir);
   // HF_TOKEN goes to the Hub endpoint only. As a bearer credential libcurl sends it to the
   // first host alone and drops it when a redirect leads elsewhere (the Hub's CDN).
   if (const char* token = std::getenv("HF_TOKEN"); token && *token && url_origin(url_) == url_origin(hf_endpoint())) {
     token_ = token;
-    curl_easy_setopt(curl, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
-    curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, token_.c_str());
+    lib.easy_setopt(curl, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
+    lib.easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, token_.c_str());
   }
 }
 
 HttpRangeClient::~HttpRangeClient() {
-  curl_slist_free_all(static_cast<curl_slist*>(request_headers_));
-  curl_easy_cleanup(static_cast<CURL*>(curl_));
+  curl_library().slist_free_all(static_cast<curl_slist*>(request_headers_));
+  curl_library().easy_cleanup(static_cast<CURL*>(curl_));
 }
 
 void HttpRangeClient::fail_io(const std::string& what) const {
@@ -187,7 +181,7 @@ void HttpRangeClient::open(std::uint64_t want, std::vector<std::byte>& first) {
   first.resize(static_cast<std::size_t>(got));
   // Later ranges must come from this same version of the file.
   const std::string validator = !etag_.empty() && !etag_.starts_with("W/") ? etag_ : last_modified_;
-  if (!validator.empty()) request_headers_ = curl_slist_append(nullptr, ("If-Range: " + validator).c_str());
+  if (!validator.empty()) request_headers_ = curl_library().slist_append(nullptr, ("If-Range: " + validator).c_str());
 }
 
 void HttpRangeClient::fetch(std::uint64_t offset, std::span<std::byte> dst) {
@@ -200,8 +194,8 @@ void HttpRangeClient::fetch(std::uint64_t offset, std::span<std::byte> dst) {
 std::uint64_t HttpRangeClient::request(std::uint64_t offset, std::byte* dst, std::uint64_t capacity, bool first) {
   CURL* curl = static_cast<CURL*>(curl_);
   const std::string range = std::to_string(offset) + "-" + std::to_string(offset + capacity - 1);
-  curl_easy_setopt(curl, CURLOPT_RANGE, range.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, static_cast<curl_slist*>(request_headers_));
+  curl_library().easy_setopt(curl, CURLOPT_RANGE, range.c_str());
+  curl_library().easy_setopt(curl, CURLOPT_HTTPHEADER, static_cast<curl_slist*>(request_headers_));
   int delay_ms = options_.retry_delay_ms;
   const int attempts = std::max(1, options_.max_attempts);
   for (int attempt = 1;; ++attempt) {
@@ -210,17 +204,17 @@ std::uint64_t HttpRangeClient::request(std::uint64_t offset, std::byte* dst, std
     a.dst = dst;
     a.capacity = capacity;
     error_buffer_[0] = '\0';
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &Answer::on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &a);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Answer::on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &a);
-    const CURLcode code = curl_easy_perform(curl);
+    curl_library().easy_setopt(curl, CURLOPT_HEADERFUNCTION, &Answer::on_header);
+    curl_library().easy_setopt(curl, CURLOPT_HEADERDATA, &a);
+    curl_library().easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Answer::on_body);
+    curl_library().easy_setopt(curl, CURLOPT_WRITEDATA, &a);
+    const CURLcode code = curl_library().easy_perform(curl);
     const bool retry = judge(a, static_cast<int>(code), offset, capacity, first);
     if (!retry) return a.received;
     if (attempt >= attempts) {
-      std::string what = error_buffer_[0] ? error_buffer_ : curl_easy_strerror(code);
+      std::string what = error_buffer_[0] ? error_buffer_ : curl_library().easy_strerror(code);
       long status = 0;
-      curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+      curl_library().easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
       if (code == CURLE_OK || code == CURLE_WRITE_ERROR) what = status_text(status);
       fail_io(what + " (gave up after " + std::to_string(attempts) + " attempts)");
     }
@@ -234,7 +228,7 @@ bool HttpRangeClient::judge(const Answer& a, int code_int, std::uint64_t offset,
   const auto code = static_cast<CURLcode>(code_int);
   CURL* curl = static_cast<CURL*>(curl_);
   long status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_library().easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   const std::string range_text = "bytes " + std::to_string(offset) + "-" + std::to_string(offset + expected - 1);
   if (a.overflow) fail_io("the server sent more than the " + std::to_string(expected) + " bytes asked for");
   if (a.whole_body) {
@@ -246,7 +240,7 @@ bool HttpRangeClient::judge(const Answer& a, int code_int, std::uint64_t offset,
   }
   const bool answered = code == CURLE_OK || (code == CURLE_WRITE_ERROR && status >= 300);
   if (!answered) {
-    const std::string what = error_buffer_[0] ? error_buffer_ : curl_easy_strerror(code);
+    const std::string what = error_buffer_[0] ? error_buffer_ : curl_library().easy_strerror(code);
     switch (code) {
       case CURLE_PARTIAL_FILE:
       case CURLE_RECV_ERROR:
