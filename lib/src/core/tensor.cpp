@@ -1,5 +1,6 @@
 #include "onnxq/core/tensor.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,9 +10,13 @@
 namespace onnxq {
 
 std::uint64_t shape_element_count(const Shape& shape) {
+  for (std::int64_t d : shape)
+    if (d < 0) invalid_input("negative dimension " + std::to_string(d) + " in shape " + shape_to_string(shape));
+  // A zero dimension makes the count zero whatever the others are, and whichever order the
+  // dimensions come in (GGUF's order and ONNX's reverse one must agree).
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
   std::uint64_t count = 1;
   for (std::int64_t d : shape) {
-    if (d < 0) invalid_input("negative dimension " + std::to_string(d) + " in shape " + shape_to_string(shape));
     auto next = checked_mul(count, static_cast<std::uint64_t>(d));
     if (!next || *next > static_cast<std::uint64_t>(INT64_MAX))
       invalid_input("element count of shape " + shape_to_string(shape) + " overflows 64 bits");
