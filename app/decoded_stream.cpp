@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "onnxq/npy/writer.hpp"
@@ -70,75 +69,6 @@ std::uint64_t* thread_buffer(unsigned index, std::size_t bytes) {
   return buffer.get();
 }
 
-// Threads that live as long as the process, so that each tensor does not pay for starting
-// threads. run(n, job) calls job(0) on the calling thread and job(1..n-1) on workers, returns
-// when all are done and rethrows the first exception.
-class WorkerPool {
- public:
-  static WorkerPool& instance() {
-    static WorkerPool* pool = new WorkerPool;  // never destroyed: its workers wait until exit
-    return *pool;
-  }
-
-  void run(unsigned n, const std::function<void(unsigned)>& job) {
-    {
-      std::unique_lock lock(mutex_);
-      while (threads_.size() + 1 < n) {
-        threads_.emplace_back([this, k = static_cast<unsigned>(threads_.size()) + 1] { work(k); });
-        threads_.back().detach();
-      }
-      job_ = &job;
-      wanted_ = n;
-      remaining_ = n - 1;
-      error_ = nullptr;
-      ++generation_;
-    }
-    wake_.notify_all();
-    std::exception_ptr own;
-    try {
-      job(0);
-    } catch (...) {
-      own = std::current_exception();
-    }
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return remaining_ == 0; });
-    job_ = nullptr;
-    if (own) std::rethrow_exception(own);
-    if (error_) std::rethrow_exception(error_);
-  }
-
- private:
-  void work(unsigned k) {
-    std::uint64_t seen = 0;
-    for (;;) {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
-      if (k >= wanted_) continue;
-      const auto* job = job_;
-      lock.unlock();
-      try {
-        (*job)(k);
-      } catch (...) {
-        lock.lock();
-        if (!error_) error_ = std::current_exception();
-        lock.unlock();
-      }
-      lock.lock();
-      if (--remaining_ == 0) done_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  std::vector<std::thread> threads_;
-  const std::function<void(unsigned)>* job_ = nullptr;
-  unsigned wanted_ = 0;
-  unsigned remaining_ = 0;
-  std::uint64_t generation_ = 0;
-  std::exception_ptr error_;
-};
-
 void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
   std::uint64_t* buffer = thread_buffer(0, c.chunk_blocks * c.block_out);
   for (std::uint64_t i = 0; i < c.chunks; ++i) {
@@ -154,22 +84,13 @@ void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
 // reads a buffer that is still in its own core's cache. A thread that the scheduler holds up
 // delays only its current chunk: the others go on taking chunks.
 void write_positional(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned threads) {
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> failed{false};
   std::vector<std::uint64_t*> buffers;
   for (unsigned k = 0; k < threads; ++k) buffers.push_back(thread_buffer(k, c.chunk_blocks * c.block_out));
   const std::uint64_t chunk_bytes = std::uint64_t{c.chunk_blocks} * c.block_out;
-  WorkerPool::instance().run(threads, [&](unsigned k) {
-    try {
-      for (std::uint64_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < c.chunks;) {
-        const std::size_t bytes = decode_chunk(s, c, i, buffers[k]);
-        sink.write_at(i * chunk_bytes, buffers[k], bytes);
-        if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
-      }
-    } catch (...) {
-      failed.store(true);
-      throw;
-    }
+  parallel_chunks(threads, c.chunks, [&](unsigned k, std::uint64_t i) {
+    const std::size_t bytes = decode_chunk(s, c, i, buffers[k]);
+    sink.write_at(i * chunk_bytes, buffers[k], bytes);
+    if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
   });
   sink.advance(c.blocks * c.block_out);
 }
@@ -236,8 +157,7 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
     sink.write(header.data(), header.size());
   }
   const Chunking c = chunking(s);
-  const unsigned threads =
-      s.threads > 0 ? static_cast<unsigned>(s.threads) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = resolve_threads(s.threads);
   // A single chunk or thread needs no threads; a file takes positional writes from every
   // thread; a pipe or device gets one writer plus threads-1 decoders, in order.
   if (threads <= 1 || c.chunks <= 1)

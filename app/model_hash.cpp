@@ -3,7 +3,6 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
-#include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <thread>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/parallel.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -226,15 +226,11 @@ std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& typ
       }
     });
     std::exception_ptr tensor_error;
-    std::mutex error_mutex;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads - 1))
-    for (std::size_t i = 0; i < tensors.size(); ++i) {
-      try {
-        hash_tensor(i, nullptr);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!tensor_error) tensor_error = std::current_exception();
-      }
+    try {
+      parallel_chunks(static_cast<unsigned>(threads - 1), tensors.size(),
+                      [&](unsigned, std::uint64_t i) { hash_tensor(i, nullptr); });
+    } catch (...) {
+      tensor_error = std::current_exception();
     }
     stream.join();
     if (model_error) std::rethrow_exception(model_error);

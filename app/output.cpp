@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -243,6 +244,20 @@ void OutputSink::advance(std::uint64_t bytes) {
   if (::lseek(fd_, static_cast<off_t>(position_), SEEK_SET) < 0) io_error("cannot seek in", path_, errno);
 }
 
+// Replacing an existing regular file: swap the two names atomically (the target names a whole
+// file throughout, the old one and then the new one, as with rename()), then remove the old file,
+// which now has the temporary's name. Why not rename(): when rename() replaces a file, ext4
+// writes the new file's delayed-allocation pages back on the spot (auto_da_alloc), which took as
+// long as writing the file; the page cache writes them back later either way. False when the
+// target is not an existing regular file or the file system cannot exchange names.
+bool OutputSink::exchange_with_target() {
+  struct stat st {};
+  if (::lstat(path_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0) return false;
+  if (::unlink(temp_path_.c_str()) != 0) io_error("cannot remove the replaced file, now named", temp_path_, errno);
+  return true;
+}
+
 void OutputSink::commit() {
   if (committed_) return;
   if (fd_ == 1) {
@@ -258,7 +273,10 @@ void OutputSink::commit() {
     committed_ = true;
     return;
   }
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) io_error("cannot rename the temporary file onto", path_, errno);
+  if (!exchange_with_target()) {
+    if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
+      io_error("cannot rename the temporary file onto", path_, errno);
+  }
   unregister_temp(temp_path_);
   temp_path_.clear();
   committed_ = true;

@@ -44,6 +44,7 @@ class OutputSink {
  private:
   OutputSink() = default;
   void discard() noexcept;
+  bool exchange_with_target();
 
   int fd_ = -1;
   std::string path_;

@@ -38,8 +38,12 @@ def spawn_time(argv, stdout_path=None, cwd=None):
 
 
 def best_interleaved(cases, runs, before=None):
-    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> best ns."""
+    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> best ns.
+    An untimed round comes first, so that every timed run of every comparison replaces its own
+    earlier output (no command gets a first run onto a missing file)."""
     best = {name: None for name in cases}
+    for name, (argv, out) in cases.items():
+        spawn_time(argv, out)
     for _ in range(runs):
         for name, (argv, out) in cases.items():
             if before:

@@ -1,6 +1,5 @@
 // onnxq hash: per-tensor and whole-model hashes of the tensor data, in llama-gguf-hash's
 // manifest format, and verification against such a manifest (--check).
-#include <omp.h>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "metadata_format.hpp"
 #include "model_hash.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/parallel.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 
@@ -66,7 +66,7 @@ void run_hash(const HashOptions& opts) {
   if (!types.any()) types[HashType::Xxh64] = true;
 
   const GgufFile model = GgufFile::open(opts.path);
-  const int threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+  const int threads = static_cast<int>(resolve_threads(opts.threads));
   const std::vector<HashLine> lines = hash_model(model, types, opts.no_layer, threads);
 
   // A manifest is text for files and pipes, byte for byte; on a terminal, names are escaped.

@@ -1,7 +1,6 @@
 // onnxq stats: per-tensor value statistics and scale health, decoded on the fly.
 #include <spdlog/spdlog.h>
 
-#include <omp.h>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -42,7 +42,7 @@ void run_stats(const StatsOptions& opts) {
   const GgufFile model = GgufFile::open(opts.path);
   const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
   const auto tensors = select_tensors(model, opts.tensors, opts.filter, everything);
-  const int threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+  const int threads = static_cast<int>(resolve_threads(opts.threads));
   spdlog::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
                 kStatsChunkElements);
 

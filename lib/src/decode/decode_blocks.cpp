@@ -1,5 +1,4 @@
 // The streaming entry point: decode a range of whole blocks into the caller's buffer.
-#include <omp.h>
 
 #include <algorithm>
 #include <string>
@@ -7,6 +6,7 @@
 #include "decode/dispatch.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "reference/output_convert.hpp"
 #include "reference/plain.hpp"
@@ -84,17 +84,14 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
   // Threads take runs of whole blocks worth >= 256 KiB of output: scheduling stays negligible.
   const std::size_t chunk = std::max<std::size_t>(1, (256u << 10) / block_out_bytes);
   const std::size_t chunks = (block_count + chunk - 1) / chunk;
-  const int wanted = threads > 0 ? threads : omp_get_max_threads();
-  const int team = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(wanted, 1)), chunks));
-  if (team <= 1) {
+  if (chunks <= 1 || resolve_threads(threads) <= 1) {
     run(0, block_count);
     return;
   }
-#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
-  for (std::size_t c = 0; c < chunks; ++c) {
+  parallel_chunks(resolve_threads(threads), chunks, [&](unsigned, std::uint64_t c) {
     const std::size_t begin = c * chunk;
     run(begin, std::min<std::size_t>(chunk, block_count - begin));
-  }
+  });
 }
 
 }  // namespace onnxq

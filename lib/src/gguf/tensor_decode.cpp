@@ -1,13 +1,11 @@
 #include "onnxq/gguf/tensor_decode.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <exception>
 #include <vector>
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/parallel.hpp"
 
 namespace onnxq {
 namespace {
@@ -68,34 +66,15 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
   const std::uint64_t step = std::max<std::uint64_t>(1, kSwapChunkBytes / format.block_bytes);
   const std::uint64_t steps = (block_count + step - 1) / step;
   const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);
-  const int wanted = threads > 0 ? threads : omp_get_max_threads();
-  const int team = static_cast<int>(std::clamp<std::uint64_t>(steps, 1, static_cast<std::uint64_t>(wanted)));
+  const unsigned team = static_cast<unsigned>(std::clamp<std::uint64_t>(steps, 1, resolve_threads(threads)));
   auto decode_step = [&](std::uint64_t s, std::vector<std::byte>& scratch) {
     const std::uint64_t at = s * step;
     const std::uint64_t n = std::min(step, block_count - at);
     const auto le = little_endian_blocks(format, bytes, true, first_block + at, n, scratch);
     decode_blocks(format, le, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
   };
-  if (team <= 1) {  // the usual case (decoded_stream's decoder threads): no OpenMP team
-    std::vector<std::byte> scratch;
-    for (std::uint64_t s = 0; s < steps; ++s) decode_step(s, scratch);
-    return;
-  }
-  std::exception_ptr failure;
-#pragma omp parallel num_threads(team)
-  {
-    std::vector<std::byte> scratch;
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t s = 0; s < static_cast<std::int64_t>(steps); ++s) {
-      try {
-        decode_step(static_cast<std::uint64_t>(s), scratch);
-      } catch (...) {
-#pragma omp critical(onnxq_tensor_decode_failure)
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  std::vector<std::vector<std::byte>> scratch(team);  // per worker
+  parallel_chunks(team, steps, [&](unsigned worker, std::uint64_t s) { decode_step(s, scratch[worker]); });
 }
 
 }  // namespace onnxq

@@ -1,14 +1,13 @@
 // Chunked, multithreaded passes over decoded tensors. Each chunk's partial result lands
 // in its own slot and the slots are merged in chunk order, so the answer is the same for
 // any thread count.
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/byte_order.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -38,9 +37,8 @@ ChunkPlan plan_chunks(const BlockFormat& format, std::span<const std::byte> src,
 }
 
 // No more threads than chunks: a one-chunk tensor runs on the calling thread alone.
-int thread_count(int threads, std::uint64_t chunks) {
-  const int wanted = threads > 0 ? threads : omp_get_max_threads();
-  return static_cast<int>(std::clamp<std::uint64_t>(chunks, 1, static_cast<std::uint64_t>(wanted)));
+unsigned thread_count(int threads, std::uint64_t chunks) {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(chunks, 1, resolve_threads(threads)));
 }
 
 }  // namespace
@@ -51,29 +49,23 @@ TensorStats compute_tensor_stats(const PackedBytes& packed, std::uint64_t elemen
   const ChunkPlan plan = plan_chunks(format, packed.bytes, element_count);
   std::vector<ValueStats> partial(plan.chunks);
   std::vector<ScaleCounts> scales(plan.chunks);
-  const std::int64_t chunks = static_cast<std::int64_t>(plan.chunks);
-  std::exception_ptr failure;
-#pragma omp parallel num_threads(thread_count(threads, plan.chunks))
-  {
-    std::vector<float> buffer(plan.chunk_blocks * format.block_elements);
-    std::vector<std::byte> scratch;  // big-endian input only
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      try {
-        const std::uint64_t first = static_cast<std::uint64_t>(c) * plan.chunk_blocks;
-        const std::uint64_t n = std::min(plan.chunk_blocks, plan.total_blocks - first);
-        const auto src = little_endian_blocks(format, packed.bytes, packed.big_endian, first, n, scratch);
-        decode_blocks(format, src, 0, n, DType::Float, buffer.data(), 1);
-        partial[c].add({buffer.data(), n * format.block_elements});
-        scales[c] = count_block_scales(format, src, 0, n);
-        if (on_chunk) on_chunk(n * format.block_bytes);
-      } catch (...) {
-#pragma omp critical(onnxq_stats_failure)
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  const unsigned team = thread_count(threads, plan.chunks);
+  struct Scratch {
+    std::vector<float> values;
+    std::vector<std::byte> swapped;  // big-endian input only
+  };
+  std::vector<Scratch> scratch(team);
+  parallel_chunks(team, plan.chunks, [&](unsigned worker, std::uint64_t c) {
+    Scratch& own = scratch[worker];
+    own.values.resize(plan.chunk_blocks * format.block_elements);
+    const std::uint64_t first = c * plan.chunk_blocks;
+    const std::uint64_t n = std::min(plan.chunk_blocks, plan.total_blocks - first);
+    const auto src = little_endian_blocks(format, packed.bytes, packed.big_endian, first, n, own.swapped);
+    decode_blocks(format, src, 0, n, DType::Float, own.values.data(), 1);
+    partial[c].add({own.values.data(), n * format.block_elements});
+    scales[c] = count_block_scales(format, src, 0, n);
+    if (on_chunk) on_chunk(n * format.block_bytes);
+  });
   TensorStats result;
   result.blocks = plan.total_blocks;
   for (std::uint64_t c = 0; c < plan.chunks; ++c) {
@@ -92,45 +84,43 @@ DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std:
   const std::uint64_t chunk = kStatsChunkElements;  // a multiple of both block sizes
   const std::uint64_t chunks = (element_count + chunk - 1) / chunk;
   std::vector<DifferenceStats> partial(chunks);
-  std::exception_ptr failure;
-#pragma omp parallel num_threads(thread_count(threads, chunks))
-  {
-    std::vector<float> xa(chunk), xb(chunk);
-    std::vector<std::byte> scratch_a, scratch_b;  // big-endian input only
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
-      try {
-        const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk;
-        const std::uint64_t n = std::min(chunk, element_count - first);
-        const std::uint64_t na = n / format_a.block_elements, nb = n / format_b.block_elements;
-        const auto src_a =
-            little_endian_blocks(format_a, a.bytes, a.big_endian, first / format_a.block_elements, na, scratch_a);
-        const auto src_b =
-            little_endian_blocks(format_b, b.bytes, b.big_endian, first / format_b.block_elements, nb, scratch_b);
-        decode_blocks(format_a, src_a, 0, na, DType::Float, xa.data(), 1);
-        decode_blocks(format_b, src_b, 0, nb, DType::Float, xb.data(), 1);
-        DifferenceStats& d = partial[c];
-        d.count = n;
-        for (std::uint64_t i = 0; i < n; ++i) {
-          const float va = xa[i], vb = xb[i];
-          if (va == vb || (std::isnan(va) && std::isnan(vb))) continue;
-          ++d.differing;
-          const double diff = std::fabs(static_cast<double>(va) - static_cast<double>(vb));
-          if (!std::isfinite(diff)) {
-            ++d.nonfinite;
-            continue;
-          }
-          d.max_abs = std::max(d.max_abs, diff);
-          d.sum_sq += diff * diff;
-        }
-        if (on_chunk) on_chunk(n / format_a.block_elements * format_a.block_bytes);
-      } catch (...) {
-#pragma omp critical(onnxq_compare_failure)
-        if (!failure) failure = std::current_exception();
+  const unsigned team = thread_count(threads, chunks);
+  struct Scratch {
+    std::vector<float> xa, xb;
+    std::vector<std::byte> swapped_a, swapped_b;  // big-endian input only
+  };
+  std::vector<Scratch> scratch(team);
+  parallel_chunks(team, chunks, [&](unsigned worker, std::uint64_t c) {
+    Scratch& own = scratch[worker];
+    own.xa.resize(chunk);
+    own.xb.resize(chunk);
+    std::vector<float>& xa = own.xa;
+    std::vector<float>& xb = own.xb;
+    const std::uint64_t first = c * chunk;
+    const std::uint64_t n = std::min(chunk, element_count - first);
+    const std::uint64_t na = n / format_a.block_elements, nb = n / format_b.block_elements;
+    const auto src_a =
+        little_endian_blocks(format_a, a.bytes, a.big_endian, first / format_a.block_elements, na, own.swapped_a);
+    const auto src_b =
+        little_endian_blocks(format_b, b.bytes, b.big_endian, first / format_b.block_elements, nb, own.swapped_b);
+    decode_blocks(format_a, src_a, 0, na, DType::Float, xa.data(), 1);
+    decode_blocks(format_b, src_b, 0, nb, DType::Float, xb.data(), 1);
+    DifferenceStats& d = partial[c];
+    d.count = n;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const float va = xa[i], vb = xb[i];
+      if (va == vb || (std::isnan(va) && std::isnan(vb))) continue;
+      ++d.differing;
+      const double diff = std::fabs(static_cast<double>(va) - static_cast<double>(vb));
+      if (!std::isfinite(diff)) {
+        ++d.nonfinite;
+        continue;
       }
+      d.max_abs = std::max(d.max_abs, diff);
+      d.sum_sq += diff * diff;
     }
-  }
-  if (failure) std::rethrow_exception(failure);
+    if (on_chunk) on_chunk(n / format_a.block_elements * format_a.block_bytes);
+  });
   DifferenceStats result;
   for (const DifferenceStats& d : partial) {
     result.count += d.count;

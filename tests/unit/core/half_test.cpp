@@ -2,7 +2,6 @@
 // an independent reference that rounds in double arithmetic, plus half->float over all
 // 2^16 patterns and the spec's examples.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <array>
 #include <atomic>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "onnxq/core/half.hpp"
+#include "onnxq/core/parallel.hpp"
 #include "ref_float16.hpp"
 
 using onnxq::testing::ref_bf16_value;
@@ -33,8 +33,7 @@ template <class Convert>
 void sweep_all_floats(Convert convert, double (*decode)(std::uint16_t), const RefRounder& ref, Mismatches& bad) {
   std::vector<double> value(65536);
   for (std::uint32_t h = 0; h < 65536; ++h) value[h] = decode(static_cast<std::uint16_t>(h));
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t hi = 0; hi < 65536; ++hi) {
+  parallel_chunks(default_thread_count(), 65536, [&](unsigned, std::uint64_t hi) {
     for (std::uint32_t lo = 0; lo < 65536; ++lo) {
       const std::uint32_t u = static_cast<std::uint32_t>(hi) << 16 | lo;
       const float x = std::bit_cast<float>(u);
@@ -46,7 +45,7 @@ void sweep_all_floats(Convert convert, double (*decode)(std::uint16_t), const Re
       const double want = ref(x);
       if (!(got == want && std::signbit(got) == std::signbit(want))) bad.add(u);
     }
-  }
+  });
 }
 
 TEST(HalfConversion, FloatToHalfIsRoundToNearestEvenForAllFloats) {

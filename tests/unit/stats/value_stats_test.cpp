@@ -2,6 +2,7 @@
 // the result does not depend on the thread count.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -74,12 +75,9 @@ TEST(TensorStats, ThreadCountDoesNotChangeTheResult) {
   for (float x : values) sum += x;
   const TensorStats one = compute_tensor_stats(f16, bytes, n, 1);
   EXPECT_NEAR(one.values.mean, sum / n, 1e-12);
-  std::uint64_t seen = 0;
+  std::atomic<std::uint64_t> seen{0};
   for (int t : {2, 3, 7}) {
-    const TensorStats many = compute_tensor_stats(f16, bytes, n, t, [&](std::uint64_t b) {
-#pragma omp atomic
-      seen += b;
-    });
+    const TensorStats many = compute_tensor_stats(f16, bytes, n, t, [&](std::uint64_t b) { seen += b; });
     EXPECT_EQ(many.values.mean, one.values.mean) << t;
     EXPECT_EQ(many.values.m2, one.values.m2) << t;
     EXPECT_EQ(many.values.min, one.values.min);

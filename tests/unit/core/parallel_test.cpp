@@ -1,0 +1,98 @@
+// The library's worker pool (onnxq/core/parallel.hpp): every chunk runs exactly once, worker
+// numbers index per-thread scratch, the first exception comes back, and nested or concurrent
+// calls neither deadlock nor lose chunks.
+#include "onnxq/core/parallel.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace onnxq {
+namespace {
+
+TEST(ParallelChunks, EveryChunkRunsOnceOnAWorkerBelowTheTeamSize) {
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    for (std::uint64_t chunks : {0ull, 1ull, 2ull, 7ull, 1000ull}) {
+      std::vector<std::atomic<int>> runs(chunks);
+      std::atomic<unsigned> highest_worker{0};
+      parallel_chunks(threads, chunks, [&](unsigned worker, std::uint64_t c) {
+        ++runs[c];
+        unsigned seen = highest_worker.load();
+        while (worker > seen && !highest_worker.compare_exchange_weak(seen, worker)) {
+        }
+      });
+      for (std::uint64_t c = 0; c < chunks; ++c) ASSERT_EQ(runs[c].load(), 1) << threads << " " << chunks << " " << c;
+      EXPECT_LT(highest_worker.load(), std::max(1u, threads));
+    }
+  }
+}
+
+TEST(ParallelChunks, MoreThanOneThreadTakesPartWhenAsked) {
+  // Chunks wait (up to 2 s in all) until a second thread has been seen, so a pool that ran
+  // everything on the caller would fail.
+  std::set<std::thread::id> ids;
+  std::mutex mutex;
+  std::atomic<bool> two{false};
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  parallel_chunks(2, 64, [&](unsigned, std::uint64_t) {
+    {
+      std::lock_guard lock(mutex);
+      ids.insert(std::this_thread::get_id());
+      if (ids.size() > 1) two = true;
+    }
+    while (!two && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  });
+  EXPECT_EQ(ids.size(), 2u);
+}
+
+TEST(ParallelChunks, TheFirstExceptionComesBackAndLaterChunksDoNotStart) {
+  std::atomic<int> started{0};
+  EXPECT_THROW(parallel_chunks(2, 100000,
+                               [&](unsigned, std::uint64_t c) {
+                                 ++started;
+                                 if (c == 3) throw std::runtime_error("chunk 3");
+                               }),
+               std::runtime_error);
+  EXPECT_LT(started.load(), 100000);
+  // The pool is usable afterwards.
+  std::atomic<int> after{0};
+  parallel_chunks(2, 10, [&](unsigned, std::uint64_t) { ++after; });
+  EXPECT_EQ(after.load(), 10);
+}
+
+TEST(ParallelChunks, NestedAndConcurrentCallsComplete) {
+  std::atomic<int> inner{0};
+  parallel_chunks(2, 4, [&](unsigned, std::uint64_t) {
+    parallel_chunks(2, 5, [&](unsigned worker, std::uint64_t) {
+      EXPECT_EQ(worker, 0u);  // the pool is busy: the nested call runs serially
+      ++inner;
+    });
+  });
+  EXPECT_EQ(inner.load(), 20);
+
+  std::atomic<int> total{0};
+  std::vector<std::thread> callers;
+  for (int k = 0; k < 4; ++k)
+    callers.emplace_back([&] {
+      for (int r = 0; r < 50; ++r) parallel_chunks(2, 9, [&](unsigned, std::uint64_t) { ++total; });
+    });
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(total.load(), 4 * 50 * 9);
+}
+
+TEST(ParallelChunks, ResolveThreads) {
+  EXPECT_EQ(resolve_threads(3), 3u);
+  EXPECT_EQ(resolve_threads(0), default_thread_count());
+  EXPECT_EQ(resolve_threads(-1), default_thread_count());
+  EXPECT_GE(default_thread_count(), 1u);
+}
+
+}  // namespace
+}  // namespace onnxq
