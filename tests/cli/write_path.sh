@@ -48,6 +48,25 @@ for t in q4_0 q6_k; do
   check "$t over a longer file" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor $t --threads 2 -o $t.old.npy
   check "$t over a longer file has ggml's values" matches $t.old.npy $t.expected.npy
 done
+# Replacing a file (app/output.cpp): the two names are swapped (renameat2 RENAME_EXCHANGE) and the
+# old file removed, rather than rename() over it, which makes ext4 write the new file back on the
+# spot. Another hard link keeps the old bytes, a symlink is replaced (as rename() does) and no
+# temporary is left beside the target.
+mkdir replace && head -c 5000 /dev/urandom >replace/old.bin && ln replace/old.bin replace/link.bin
+cp replace/old.bin replace/old.copy && ln -s old.copy replace/sym.npy
+check "replacing a file" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/old.bin
+check "the replaced file holds the new tensor" matches replace/old.bin q4_0.expected.npy
+check "another hard link keeps the old bytes" bash -c "[ \$(stat -c %h replace/link.bin) = 1 ] && ! cmp -s replace/link.bin replace/old.bin"
+check "a symlink target is replaced by the file" expect_exit 0 "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/sym.npy
+check "the symlink is now a regular file" bash -c "[ -f replace/sym.npy ] && [ ! -L replace/sym.npy ] && [ \$(stat -c %s replace/old.copy) = 5000 ]"
+check "no temporary is left beside the targets" bash -c "[ -z \"\$(ls -A replace | grep -v -x -e old.bin -e link.bin -e old.copy -e sym.npy)\" ]"
+check "strace runs here (scripts/setup installs it)" strace -f -o /dev/null true
+strace -f -e trace=rename,renameat,renameat2 -o replace.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/old.bin
+check "a replacement swaps names and does not rename() over the file" \
+  bash -c "grep -q 'RENAME_EXCHANGE' replace.trace && ! grep -E '^[0-9]+ +rename(at)?\\(' replace.trace"
+strace -f -e trace=rename,renameat,renameat2 -o new.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/new.npy
+check "a new file is renamed into place" grep -qE '^[0-9]+ +rename(at2?)?\(' new.trace
+check "the new file holds the tensor" matches replace/new.npy q4_0.expected.npy
 check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
   tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
 
