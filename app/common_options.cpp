@@ -63,11 +63,13 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
         long long value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec == std::errc() && end == text.data() + text.size() && value < 0)
-          return "must be 0 (all cores) or more, got " + text;
+          return "must be 0 (the default) or more, got " + text;
         return std::string();
       },
       "NONNEGATIVE");
-  return cmd.add_option("--threads", threads, "Worker threads (0: all cores)")
+  return cmd
+      .add_option("--threads", threads,
+                  "Worker threads (0: one per core; a decode into a file or pipe adds threads only where they pay off)")
       ->capture_default_str()
       ->check(non_negative);
 }

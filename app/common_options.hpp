@@ -40,7 +40,8 @@ CLI::Option* add_filter_option(CLI::App& cmd, std::string& glob, FilterOf what =
 // (optional) is appended to the help in parentheses.
 CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail = {});
 
-// --threads N: 0 (the default) means all cores; negative values are a usage error.
+// --threads N: 0 (the default) means one per core (see decoded_stream.cpp for writes); negative values are a
+// usage error.
 CLI::Option* add_threads_option(CLI::App& cmd, int& threads);
 
 }  // namespace onnxq::cli

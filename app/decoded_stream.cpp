@@ -1,7 +1,10 @@
 #include "decoded_stream.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -21,6 +24,11 @@ namespace {
 constexpr std::size_t kChunkOutputBytes = 1u << 20;
 // More decoders than this cannot outrun write(); the cap also bounds the buffers (2 per decoder).
 constexpr unsigned kMaxDecoders = 8;
+// Chunks written by the calling thread alone, timed, before more threads may join: the first
+// faults its buffer in, the second's times decide.
+constexpr std::uint64_t kProbeChunks = 2;
+// More threads join when a chunk's decoding takes at least this share of its write time.
+constexpr double kThreadsPayOff = 0.25;
 
 struct Chunking {
   std::uint64_t blocks;      // in the tensor
@@ -69,13 +77,24 @@ std::uint64_t* thread_buffer(unsigned index, std::size_t bytes) {
   return buffer.get();
 }
 
-void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
+// Chunks [first, end) on this thread; returns the time the last one spent decoding and writing.
+struct ChunkTimes {
+  std::chrono::steady_clock::duration decode{}, write{};
+};
+ChunkTimes write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c, std::uint64_t first,
+                        std::uint64_t end) {
+  using Clock = std::chrono::steady_clock;
   std::uint64_t* buffer = thread_buffer(0, c.chunk_blocks * c.block_out);
-  for (std::uint64_t i = 0; i < c.chunks; ++i) {
+  ChunkTimes last;
+  for (std::uint64_t i = first; i < end; ++i) {
+    const auto t0 = Clock::now();
     const std::size_t bytes = decode_chunk(s, c, i, buffer);
+    const auto t1 = Clock::now();
     sink.write(buffer, bytes);
+    last = {t1 - t0, Clock::now() - t1};
     if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
   }
+  return last;
 }
 
 // A regular file: every thread takes the next chunk, decodes it into its own buffer and writes
@@ -83,22 +102,24 @@ void write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c) {
 // while the other threads decode theirs, so the copying never waits for decoding and each copy
 // reads a buffer that is still in its own core's cache. A thread that the scheduler holds up
 // delays only its current chunk: the others go on taking chunks.
-void write_positional(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned threads) {
+void write_positional(OutputSink& sink, const DecodedStream& s, const Chunking& c, std::uint64_t first,
+                      unsigned threads) {
   std::vector<std::uint64_t*> buffers;
   for (unsigned k = 0; k < threads; ++k) buffers.push_back(thread_buffer(k, c.chunk_blocks * c.block_out));
   const std::uint64_t chunk_bytes = std::uint64_t{c.chunk_blocks} * c.block_out;
-  parallel_chunks(threads, c.chunks, [&](unsigned k, std::uint64_t i) {
-    const std::size_t bytes = decode_chunk(s, c, i, buffers[k]);
-    sink.write_at(i * chunk_bytes, buffers[k], bytes);
+  parallel_chunks(threads, c.chunks - first, [&](unsigned k, std::uint64_t n) {
+    const std::size_t bytes = decode_chunk(s, c, first + n, buffers[k]);
+    sink.write_at(n * chunk_bytes, buffers[k], bytes);
     if (s.progress) s.progress->add(bytes / c.block_out * s.format->block_bytes);
   });
-  sink.advance(c.blocks * c.block_out);
+  sink.advance((c.blocks - first * c.chunk_blocks) * c.block_out);
 }
 
 // Decoder threads fill a ring of chunk buffers ahead while this thread writes them out in
 // order. Writing is serial anyway, so this overlaps decoding with write() instead of
 // starting a parallel region per chunk (whose thread wake-ups cost more than the decode).
-void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c, unsigned decoders) {
+void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c, std::uint64_t first,
+                     unsigned decoders) {
   const std::size_t slots = 2 * decoders;
   std::vector<Buffer> buffers;
   for (std::size_t k = 0; k < slots; ++k) buffers.push_back(new_buffer(c.chunk_blocks * c.block_out));
@@ -111,8 +132,8 @@ void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c
 
   auto decoder = [&](unsigned d) {
     try {
-      for (std::uint64_t i = d; i < c.chunks && !stop.load(); i += decoders) {
-        const std::size_t k = i % slots;
+      for (std::uint64_t i = first + d; i < c.chunks && !stop.load(); i += decoders) {
+        const std::size_t k = (i - first) % slots;
         while (filled[k].load(std::memory_order_acquire) != 0 && !stop.load()) std::this_thread::yield();
         if (stop.load()) return;
         sizes[k] = decode_chunk(s, c, i, buffers[k].get());
@@ -130,8 +151,8 @@ void write_pipelined(OutputSink& sink, const DecodedStream& s, const Chunking& c
     for (auto& t : threads) t.join();
   };
   try {
-    for (std::uint64_t i = 0; i < c.chunks; ++i) {
-      const std::size_t k = i % slots;
+    for (std::uint64_t i = first; i < c.chunks; ++i) {
+      const std::size_t k = (i - first) % slots;
       while (filled[k].load(std::memory_order_acquire) != i + 1) {
         if (has_error.load()) break;
         std::this_thread::yield();
@@ -158,14 +179,33 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   }
   const Chunking c = chunking(s);
   const unsigned threads = resolve_threads(s.threads);
-  // A single chunk or thread needs no threads; a file takes positional writes from every
-  // thread; a pipe or device gets one writer plus threads-1 decoders, in order.
-  if (threads <= 1 || c.chunks <= 1)
-    write_serial(sink, s, c);
-  else if (sink.positional())
-    write_positional(sink, s, c, static_cast<unsigned>(std::min<std::uint64_t>({threads, c.chunks, kMaxDecoders})));
+  if (threads <= 1 || c.chunks <= kProbeChunks) {
+    write_serial(sink, s, c, 0, c.chunks);
+    return;
+  }
+  // The first chunks go out from this thread, timed. With the default threads (0), the others
+  // join only when decoding took at least kThreadsPayOff of the time writing took: more threads
+  // can only hide decoding behind the writes (the kernel copies one write at a time into a file
+  // or pipe), and sharing the output between threads costs a few percent. (Measured here: f32
+  // output into the page cache decodes in 5-10 % of the write time with SIMD, and 2 threads were
+  // 2-5 % slower than one.) An explicit --threads N always uses N.
+  const ChunkTimes probe = write_serial(sink, s, c, 0, kProbeChunks);
+  const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
+  spdlog::debug("write: a chunk took {} us to decode and {} us to write: {}",
+                std::chrono::duration_cast<std::chrono::microseconds>(probe.decode).count(),
+                std::chrono::duration_cast<std::chrono::microseconds>(probe.write).count(),
+                s.threads > 0 || pays_off ? std::to_string(threads) + " threads" : "one thread");
+  if (s.threads <= 0 && !pays_off) {
+    write_serial(sink, s, c, kProbeChunks, c.chunks);
+    return;
+  }
+  const std::uint64_t rest = c.chunks - kProbeChunks;
+  if (sink.positional())
+    write_positional(sink, s, c, kProbeChunks,
+                     static_cast<unsigned>(std::min<std::uint64_t>({threads, rest, kMaxDecoders})));
   else
-    write_pipelined(sink, s, c, static_cast<unsigned>(std::min<std::uint64_t>({threads - 1, c.chunks, kMaxDecoders})));
+    write_pipelined(sink, s, c, kProbeChunks,
+                    static_cast<unsigned>(std::min<std::uint64_t>({threads - 1, rest, kMaxDecoders})));
 }
 
 }  // namespace onnxq::cli
