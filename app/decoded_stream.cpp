@@ -178,6 +178,7 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
     sink.write(header.data(), header.size());
   }
   const Chunking c = chunking(s);
+  sink.reserve(c.blocks * c.block_out);
   const unsigned threads = resolve_threads(s.threads);
   if (threads <= 1 || c.chunks <= kProbeChunks) {
     write_serial(sink, s, c, 0, c.chunks);

@@ -35,6 +35,10 @@ class OutputSink {
   bool positional() const { return !temp_path_.empty(); }
   void write_at(std::uint64_t offset, const void* data, std::size_t size);
   void advance(std::uint64_t bytes);
+  // Allocates the next `bytes` of a regular output file (the temporary) before they are written,
+  // where the file system can (fallocate); a no-op for stdout, devices and FIFOs. Reports a full
+  // disk or a file-size limit here, before any decoding.
+  void reserve(std::uint64_t bytes);
   // Flushes, closes and renames the temporary onto the target. Stdout: flushes.
   void commit();
 

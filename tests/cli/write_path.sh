@@ -67,6 +67,14 @@ check "a replacement swaps names and does not rename() over the file" \
 strace -f -e trace=rename,renameat,renameat2 -o new.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/new.npy
 check "a new file is renamed into place" grep -qE '^[0-9]+ +rename(at2?)?\(' new.trace
 check "the new file holds the tensor" matches replace/new.npy q4_0.expected.npy
+# The output's data is allocated ahead (fallocate) in one call of its exact size: 70 x 4096 float32.
+strace -f -e trace=fallocate -o falloc.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/falloc.npy
+check "the data is allocated ahead in one fallocate of its size" grep -qE 'fallocate\([0-9]+, 0, 128, 1146880\) += 0' falloc.trace
+check "the file is exactly the .npy" matches replace/falloc.npy q4_0.expected.npy
+check "a file-size limit stops the decode before it writes (exit 3)" \
+  expect_exit 3 bash -c "ulimit -f 64; exec \"\$0\" dequant big.gguf --tensor q6_k -o replace/limited.npy" "$ONNXQ"
+check "the limit is reported" grep -q "File too large" "$WORK/err"
+check "the limit leaves no file" bash -c "[ ! -e replace/limited.npy ] && ! compgen -G 'replace/.limited*' >/dev/null"
 check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
   tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
 
