@@ -32,7 +32,9 @@ def main(path):
     # One line per format: the README's summary (f32 output; ratios from the same run).
     large = next((b for k, b in rows.items() if k[3] == "large"), None)
     large_mib = large["out_mib"] if large and "out_mib" in large else float("nan")
-    print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = {large_mib:.0f} MiB = 4x the LLC, "
+    llc_mib = large["llc_mib"] if large and "llc_mib" in large else float("nan")
+    print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = {large_mib:.0f} MiB = 4x the "
+          f"{llc_mib:.0f} MiB LLC (at least 64 MiB), "
           f"non-temporal stores; x memset = against a fill with the same kind of stores):")
     print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>10}" for i in isas) +
           f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}")

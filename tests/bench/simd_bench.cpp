@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -93,12 +94,31 @@ double fill_rate(std::byte* dst, std::size_t bytes, int threads, bool non_tempor
   return static_cast<double>(bytes) / best;
 }
 
-// "large": 4x the last-level cache (glibc's CPUID reading, as lscpu shows), at least 64 MiB.
-std::size_t large_bytes() {
+// The last-level cache as lscpu reports it: the highest-level cache of CPU 0 in sysfs ("32768K").
+// glibc's sysconf(_SC_LEVEL3_CACHE_SIZE) reads CPUID, which a VM can misreport (320 MiB for a
+// 32 MiB L3 here); it is only the fallback.
+std::size_t last_level_cache_bytes() {
+  int best_level = 0;
+  std::size_t best = 0;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), size_file(dir + "size");
+    int level = 0;
+    std::string size;
+    if (!(level_file >> level) || !(size_file >> size) || size.empty()) continue;
+    std::size_t bytes = std::strtoull(size.c_str(), nullptr, 10);
+    if (size.back() == 'K') bytes <<= 10;
+    if (size.back() == 'M') bytes <<= 20;
+    if (level > best_level) best_level = level, best = bytes;
+  }
+  if (best > 0) return best;
   long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
   if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  return std::max<std::size_t>(std::size_t{64} << 20, 4 * static_cast<std::size_t>(std::max(llc, 0L)));
+  return static_cast<std::size_t>(std::max(llc, 0L));
 }
+
+// "large": 4x the last-level cache, at least 64 MiB.
+std::size_t large_bytes() { return std::max<std::size_t>(std::size_t{64} << 20, 4 * last_level_cache_bytes()); }
 
 struct Case {
   const BlockFormat* format;
@@ -136,6 +156,7 @@ void run_case(benchmark::State& state, const Case& c) {
   state.counters["memset_GBps"] = reference / 1e9;
   state.counters["x_memset"] = static_cast<double>(bytes) / best / reference;
   state.counters["out_mib"] = static_cast<double>(bytes) / (1 << 20);
+  state.counters["llc_mib"] = static_cast<double>(last_level_cache_bytes()) / (1 << 20);
   state.counters["ns_per_elem"] = best * 1e9 / static_cast<double>(blocks * f.block_elements);
   set_streaming_store_threshold(std::size_t{32} << 20);
   select_isa("");
