@@ -1,9 +1,12 @@
 // Compiled without ISA flags (any CPU runs the table construction).
 #include "simd/float_grids.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "formats/codebooks.hpp"
@@ -31,7 +34,57 @@ std::vector<float> sign_masks(int entries, Bits bits) {
   return out;
 }
 
+// A grid's magnitude codes (see GridCodes) and its 16-lane magnitude table.
+template <std::size_t N>
+struct CodedGrid {
+  alignas(64) std::array<std::uint16_t, N> codes;
+  alignas(64) std::array<float, 16> magnitudes;
+};
+
+// Byte k of every entry, sorted, without repeats.
+template <class Table>
+std::vector<unsigned> distinct_bytes(const Table& grid, int bytes_per_entry) {
+  std::vector<unsigned> values;
+  for (const auto entry : grid)
+    for (int k = 0; k < bytes_per_entry; ++k) values.push_back(static_cast<unsigned>((entry >> (8 * k)) & 0xFF));
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+// slot(k) is the bit position of element k's code in an entry's uint16; `code_count` codes.
+template <class Table, class Slot>
+auto code_grid(const Table& grid, int bytes_per_entry, unsigned code_count, Slot slot) {
+  const std::vector<unsigned> values = distinct_bytes(grid, bytes_per_entry);
+  if (values.size() > code_count) std::abort();  // the codebooks are fixed: cannot happen
+  CodedGrid<std::tuple_size_v<Table>> out{};
+  for (std::size_t e = 0; e < grid.size(); ++e)
+    for (int k = 0; k < bytes_per_entry; ++k) {
+      const unsigned byte = static_cast<unsigned>((grid[e] >> (8 * k)) & 0xFF);
+      const auto code = static_cast<unsigned>(std::find(values.begin(), values.end(), byte) - values.begin());
+      out.codes[e] = static_cast<std::uint16_t>(out.codes[e] | code << slot(k));
+    }
+  for (unsigned j = 0; j < 16; ++j) {
+    const unsigned c = j % code_count;
+    out.magnitudes[j] = c < values.size() ? static_cast<float>(values[c]) : 0.0f;
+  }
+  return out;
+}
+
+int iq2_slot(int k) { return 2 * k; }
+int iq3_slot(int k) { return 4 * (k / 2) + 8 * (k % 2); }  // elements 0, 2 low byte; 1, 3 high byte
+
 }  // namespace
+
+const GridCodes& grid_codes() {
+  static const auto iq2xxs = code_grid(formats::kIq2xxsGrid, 8, 4, iq2_slot);
+  static const auto iq3xxs = code_grid(formats::kIq3xxsGrid, 4, 8, iq3_slot);
+  static const auto iq3s = code_grid(formats::kIq3sGrid, 4, 8, iq3_slot);
+  static const GridCodes codes{{iq2xxs.codes.data(), iq2xxs.magnitudes.data()},
+                               {iq3xxs.codes.data(), iq3xxs.magnitudes.data()},
+                               {iq3s.codes.data(), iq3s.magnitudes.data()}};
+  return codes;
+}
 
 const FloatGrids& float_grids() {
   static const std::vector<float> iq2xxs = expand(formats::kIq2xxsGrid, 8), iq2xs = expand(formats::kIq2xsGrid, 8),

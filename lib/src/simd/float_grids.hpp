@@ -5,6 +5,8 @@
 // lane masks, so signs cost a load and an xor instead of bit tests.
 #pragma once
 
+#include <cstdint>
+
 namespace onnxq::simd {
 
 struct FloatGrids {
@@ -20,6 +22,25 @@ struct FloatGrids {
 };
 
 const FloatGrids& float_grids();
+
+// The IQ grids as small codes of their magnitudes, for kernels that look magnitudes up with
+// a register permute: code c stands for the grid's c-th smallest distinct value (iq2: 8,
+// 25, 43; iq3: eight values each). An entry is one uint16, so a word permute looks up 32
+// entries at once. iq2 (8 elements): element k's code in bits 2k, 2k+1. iq3 (4 elements):
+// a nibble each, elements 0 and 2 in the low byte and 1 and 3 in the high byte, so that one
+// byte shuffle gathers the even and the odd elements of four entries into the two halves
+// of a 64-bit word. Code tables are 64-byte aligned. magnitudes: 16 floats, lane j the
+// value of code j % (4 for iq2, 8 for iq3), the unused iq2 code 3 reading 0: a 16-lane
+// permute table indexed by the low four bits of a lane.
+struct GridCode {
+  const std::uint16_t* codes;
+  const float* magnitudes;
+};
+struct GridCodes {
+  GridCode iq2xxs, iq3xxs, iq3s;  // 256, 256, 512 entries
+};
+
+const GridCodes& grid_codes();
 
 // T(x) of spec §3.4 (half the UE4M3 scale) for every byte x: a lookup instead of branches.
 const float* ue4m3_half_scales();
