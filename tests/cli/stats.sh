@@ -118,4 +118,12 @@ check "text table: header and one row per chosen tensor" \
   bash -c "[ \$(wc -l <'$WORK/table.txt') -eq 11 ] && head -1 '$WORK/table.txt' | grep -q 'std' && grep -q '^q4_0.weight ' '$WORK/table.txt'"
 check "unknown tensor is invalid input" expect_exit 2 "$ONNXQ" stats "$zoo" --tensor nope
 check "bad --threads is a usage error" expect_exit 1 "$ONNXQ" stats "$zoo" --threads -2
+# The default thread count (man page, ENVIRONMENT): OMP_NUM_THREADS when it is a positive number,
+# else the CPUs this process may run on; --threads overrides both.
+check "OMP_NUM_THREADS sets the default" bash -c "OMP_NUM_THREADS=3 '$ONNXQ' -vv stats '$zoo' 2>&1 >/dev/null | grep -q ' 3 threads'"
+check "--threads overrides it" bash -c "OMP_NUM_THREADS=3 '$ONNXQ' -vv stats '$zoo' --threads 5 2>&1 >/dev/null | grep -q ' 5 threads'"
+cpus=$(nproc)
+check "a value that is not a number falls back to the CPUs ($cpus)" \
+  bash -c "OMP_NUM_THREADS=lots '$ONNXQ' -vv stats '$zoo' 2>&1 >/dev/null | grep -q ' $cpus threads'"
+check "and so does 0" bash -c "OMP_NUM_THREADS=0 '$ONNXQ' -vv stats '$zoo' 2>&1 >/dev/null | grep -q ' $cpus threads'"
 finish
