@@ -56,8 +56,13 @@ template <int Shift>
 inline void index_rows(std::uint16_t* rows, __m128i idx) {
   _mm256_store_si256(reinterpret_cast<__m256i*>(rows), _mm256_slli_epi16(_mm256_cvtepu8_epi16(idx), Shift));
 }
-// The float grids, looked up once per file (each ISA's file), not per block: no call in the loop.
-const FloatGrids& grids = float_grids();
+// The float grids, built on the first IQ decode: a reference initialized at namespace scope
+// made every command (even --version) build them at start-up. Per block this costs an inline
+// guard check, no call.
+inline const FloatGrids& grids() {
+  static const FloatGrids& g = float_grids();
+  return g;
+}
 
 // Words whose bits 0-27 hold four 7-bit codes -> four ksigns_iq2xs bytes each, lowest first:
 // byte = code | parity(code) << 7 (the parity folded within each byte).
@@ -96,7 +101,7 @@ struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t* qs = b + offsetof(Layout, qs);
-    const FloatGrids& g = grids;
+    const FloatGrids& g = grids();
     const float* grid = g.iq2xxs;
     // Group ib is 8 bytes: four grid indices, then W (four sign codes, the scale in bits 28-31).
     const __m256 a = _mm256_castsi256_ps(u32x8(qs)), c = _mm256_castsi256_ps(u32x8(qs + 32));
@@ -124,7 +129,7 @@ struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = grids;
+    const FloatGrids& g = grids();
     const float* grid = g.iq2xs;
     IqPrep p;
     for (int k = 0; k < 2; ++k)  // 9-bit indices times 8: at most 4088, a uint16
@@ -152,7 +157,7 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *signs = b + offsetof(Layout, signs),
                        *qh = b + offsetof(Layout, qh), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = grids;
+    const FloatGrids& g = grids();
     const float* grid = g.iq2s;
     IqPrep p;
     nibble_scales(p, d, scales);
@@ -183,7 +188,7 @@ struct Iq3_XXS : KernelFor<FormatId::iq3_xxs> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *sas = b + offsetof(Layout, sas);
-    const FloatGrids& g = grids;
+    const FloatGrids& g = grids();
     const float* grid = g.iq3xxs;
     const __m256i W = u32x8(sas);  // per group: four sign codes, the scale in bits 28-31
     IqPrep p;
@@ -209,7 +214,7 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
     const float d = h2f(b + offsetof(Layout, d));
     const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh),
                        *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
-    const FloatGrids& g = grids;
+    const FloatGrids& g = grids();
     const float* grid = g.iq3s;
     // Index m of group ib is qs[8 ib + m] + 256 * bit m of qh[ib]; times 4, the entry length.
     IqPrep prep;
@@ -239,8 +244,11 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
 // elements, a broadcast of the entries' codes, a shift that brings element k's code to the
 // bottom of lane k, a permute of the scaled table and the sign flip.
 
-// The grid codes, looked up once per file, not per block: no call in the loop.
-const GridCodes& codes = grid_codes();
+// The grid codes, built on the first decode that uses them (see grids()).
+inline const GridCodes& codes() {
+  static const GridCodes& c = grid_codes();
+  return c;
+}
 
 // GCC 12 reports its own _mm512_undefined_* placeholders in these kernels as uninitialized
 // (GCC bug 105593, the -Wmaybe-uninitialized one lib/CMakeLists.txt silences for all files).
@@ -322,10 +330,10 @@ struct Iq2_XXS_Codes : KernelFor<FormatId::iq2_xxs> {
     const __m256i W = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0xDD)), 0xD8);
     const __m256i I = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0x88)), 0xD8);
     CodePrep p;
-    _mm512_store_si512(p.codes, lookup_words<4>(codes.iq2xxs.codes, _mm512_cvtepu8_epi16(I)));
+    _mm512_store_si512(p.codes, lookup_words<4>(codes().iq2xxs.codes, _mm512_cvtepu8_epi16(I)));
     _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
     _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.25f));
-    const __m512 mags = magnitudes(codes.iq2xxs);
+    const __m512 mags = magnitudes(codes().iq2xxs);
     read_back_from_memory();
     for (int ib = 0; ib < 8; ++ib) {
       const __m512 table = scaled(mags, p.db_lo[ib]);
@@ -346,10 +354,10 @@ struct Iq3_XXS_Codes : KernelFor<FormatId::iq3_xxs> {
     CodePrep p;
     for (int k = 0; k < 2; ++k)
       _mm512_store_si512(p.codes + 32 * k,
-                         iq3_words(lookup_words<4>(codes.iq3xxs.codes, _mm512_cvtepu8_epi16(u32x8(qs + 32 * k)))));
+                         iq3_words(lookup_words<4>(codes().iq3xxs.codes, _mm512_cvtepu8_epi16(u32x8(qs + 32 * k)))));
     _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
     _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.5f));  // 0.5 here, not 0.25
-    const __m512 mags = magnitudes(codes.iq3xxs);
+    const __m512 mags = magnitudes(codes().iq3xxs);
     read_back_from_memory();
     for (int ib = 0; ib < 8; ++ib) {
       const __m512 table = scaled(mags, p.db_lo[ib]);
@@ -374,7 +382,7 @@ struct Iq3_S_Codes : KernelFor<FormatId::iq3_s> {
       const __m512i lo = _mm512_cvtepu8_epi16(u32x8(qs + 32 * k));
       const __m512i with_high = _mm512_mask_add_epi16(lo, _cvtu32_mask32(static_cast<unsigned>(high >> (32 * k))), lo,
                                                       _mm512_set1_epi16(256));
-      _mm512_store_si512(p.codes + 32 * k, iq3_words(lookup_words<8>(codes.iq3s.codes, with_high)));
+      _mm512_store_si512(p.codes + 32 * k, iq3_words(lookup_words<8>(codes().iq3s.codes, with_high)));
     }
     // db = d * float(1 + 2 s), s the low nibble of scales[ib / 2] for even ib, else the high one.
     const __m256i nibbles = _mm256_and_si256(
@@ -385,7 +393,7 @@ struct Iq3_S_Codes : KernelFor<FormatId::iq3_s> {
         set8(15));
     const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(nibbles, nibbles), set8(1));
     _mm256_store_ps(p.db_lo, _mm256_mul_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(odd)));
-    const __m512 mags = magnitudes(codes.iq3s);
+    const __m512 mags = magnitudes(codes().iq3s);
     read_back_from_memory();
     for (int ib = 0; ib < 8; ++ib) {
       const __m512 table = scaled(mags, p.db_lo[ib]);
