@@ -188,7 +188,7 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   // join only when decoding took at least kThreadsPayOff of the time writing took: more threads
   // can only hide decoding behind the writes (the kernel copies one write at a time into a file
   // or pipe), and sharing the output between threads costs a few percent. (Measured here: f32
-  // output into the page cache decodes in 5-10 % of the write time with SIMD, and 2 threads were
+  // output into the page cache decodes in 5-20 % of the write time with SIMD, and 2 threads were
   // 2-5 % slower than one.) An explicit --threads N always uses N.
   const ChunkTimes probe = write_serial(sink, s, c, 0, kProbeChunks);
   const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;

@@ -242,9 +242,10 @@ void OutputSink::advance(std::uint64_t bytes) {
 // Replacing an existing regular file: swap the two names atomically (the target names a whole
 // file throughout, the old one and then the new one, as with rename()), then remove the old file,
 // which now has the temporary's name. Why not rename(): when rename() replaces a file, ext4
-// writes the new file's delayed-allocation pages back on the spot (auto_da_alloc), which took as
-// long as writing the file; the page cache writes them back later either way. False when the
-// target is not an existing regular file or the file system cannot exchange names.
+// starts writing the new file's delayed-allocation pages back on the spot (auto_da_alloc), which
+// took longer than the writes themselves; the page cache writes them back later either way
+// (neither way waits for the disk: onnxq makes no crash-durability promise, as it calls no fsync).
+// False when the target is not an existing regular file or the file system cannot exchange names.
 bool OutputSink::exchange_with_target() {
   struct stat st {};
   if (::lstat(path_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
