@@ -28,7 +28,7 @@ constexpr unsigned kMaxDecoders = 8;
 // faults its buffer in, the second's times decide.
 constexpr std::uint64_t kProbeChunks = 2;
 // More threads join when a chunk's decoding takes at least this share of its write time.
-constexpr double kThreadsPayOff = 0.25;
+constexpr double kThreadsPayOff = 0.05;
 
 struct Chunking {
   std::uint64_t blocks;      // in the tensor
@@ -185,11 +185,12 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
     return;
   }
   // The first chunks go out from this thread, timed. With the default threads (0), the others
-  // join only when decoding took at least kThreadsPayOff of the time writing took: more threads
-  // can only hide decoding behind the writes (the kernel copies one write at a time into a file
-  // or pipe), and sharing the output between threads costs a few percent. (Measured here: f32
-  // output into the page cache decodes in 5-20 % of the write time with SIMD, and 2 threads were
-  // 2-5 % slower than one.) An explicit --threads N always uses N.
+  // join only when decoding took at least kThreadsPayOff of the time writing took: the kernel
+  // copies one write at a time into a file or pipe, so more threads can only hide the decoding,
+  // and handing the output between threads has a cost. (Measured here, the output allocated
+  // ahead: f32 into the page cache decodes in 5-20 % of the write time with SIMD, and 2 threads
+  // were as fast as one or up to 14 % faster, tmpfs and ext4. A pipe whose reader is slow, or a
+  // plain copy, decodes in far less.) An explicit --threads N always uses N.
   const ChunkTimes probe = write_serial(sink, s, c, 0, kProbeChunks);
   const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
   spdlog::debug("write: a chunk took {} us to decode and {} us to write: {}",
