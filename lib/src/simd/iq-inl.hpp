@@ -56,13 +56,13 @@ template <int Shift>
 inline void index_rows(std::uint16_t* rows, __m128i idx) {
   _mm256_store_si256(reinterpret_cast<__m256i*>(rows), _mm256_slli_epi16(_mm256_cvtepu8_epi16(idx), Shift));
 }
-// The float grids, built on the first IQ decode: a reference initialized at namespace scope
-// made every command (even --version) build them at start-up. Per block this costs an inline
-// guard check, no call.
-inline const FloatGrids& grids() {
-  static const FloatGrids& g = float_grids();
-  return g;
-}
+// The float grids and the grid codes, set by iq_decoders(), which the dispatcher calls (on the
+// first decode) before any of these kernels can run. Initialized at namespace scope, every command
+// (even --version) built the tables at start-up; a function-local static instead made the kernels
+// re-check its guard after every memory fence, and iq3_s ran 1.7x slower.
+const FloatGrids* g_grids = nullptr;
+const GridCodes* g_codes = nullptr;
+inline const FloatGrids& grids() { return *g_grids; }
 
 // Words whose bits 0-27 hold four 7-bit codes -> four ksigns_iq2xs bytes each, lowest first:
 // byte = code | parity(code) << 7 (the parity folded within each byte).
@@ -244,11 +244,7 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
 // elements, a broadcast of the entries' codes, a shift that brings element k's code to the
 // bottom of lane k, a permute of the scaled table and the sign flip.
 
-// The grid codes, built on the first decode that uses them (see grids()).
-inline const GridCodes& codes() {
-  static const GridCodes& c = grid_codes();
-  return c;
-}
+inline const GridCodes& codes() { return *g_codes; }
 
 // GCC 12 reports its own _mm512_undefined_* placeholders in these kernels as uninitialized
 // (GCC bug 105593, the -Wmaybe-uninitialized one lib/CMakeLists.txt silences for all files).
@@ -492,6 +488,8 @@ struct Iq4_XS : KernelFor<FormatId::iq4_xs> {
 }  // namespace
 
 std::span<const FusedDecoders> iq_decoders() {
+  g_grids = &float_grids();
+  g_codes = &grid_codes();
 #if defined(__AVX512BW__)
   // Permuted magnitudes where they measure faster than float rows: not for iq2_xs and iq2_s,
   // whose 512- and 1024-entry grids cost 8 and 16 word permutes per block to code.
