@@ -77,10 +77,12 @@ std::uint64_t* thread_buffer(unsigned index, std::size_t bytes) {
   return buffer.get();
 }
 
-// Chunks [first, end) on this thread; returns the time the last one spent decoding and writing.
+// The time one chunk spent decoding and writing.
 struct ChunkTimes {
   std::chrono::steady_clock::duration decode{}, write{};
 };
+
+// Chunks [first, end) on this thread; returns the times of the last one.
 ChunkTimes write_serial(OutputSink& sink, const DecodedStream& s, const Chunking& c, std::uint64_t first,
                         std::uint64_t end) {
   using Clock = std::chrono::steady_clock;
