@@ -16,7 +16,7 @@ def main(path):
         fmt, out, isa, size, threads = parts[1:6]
         rows[(fmt, out, isa, size, threads)] = b
     formats = list(dict.fromkeys(k[0] for k in rows))
-    isas = [i for i in ("scalar", "avx2", "avx512") if any(k[2] == i for k in rows)]
+    isas = [i for i in ("scalar", "avx2", "avx512", "avx512vbmi") if any(k[2] == i for k in rows)]
     best = isas[-1]
 
     print(f"{'format':9} {'out':4} {'size':12} {'thr':3} {'path':7} {'ns/elem':>8} {'GB/s':>7} {'x memset':>9} {'x scalar':>9}")

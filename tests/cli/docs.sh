@@ -80,7 +80,7 @@ status = man[man.index(".SH EXIT STATUS"):man.index(".SH ENVIRONMENT")]
 codes = [int(v) for v in re.findall(r"kExit\w+ = (\d+)", open(sys.argv[2]).read())]
 assert codes and all(f".B {c}\n" in status for c in codes), (codes, status)
 env = man[man.index(".SH ENVIRONMENT"):man.index(".SH NOTES")]
-for word in ("ONNXQ_ISA", "scalar", "avx2", "avx512", "OMP_NUM_THREADS"):
+for word in ("ONNXQ_ISA", "scalar", "avx2", "avx512", "avx512vbmi", "OMP_NUM_THREADS"):
     assert word in env, word
 assert "'<u2'" in man and "bfloat16" in man.lower()
 assert "| onnxq unsqueeze" in man.replace("\\-", "-") and "xargs -P" in man.replace("\\-", "-")

@@ -10,7 +10,7 @@ for p in $paths; do
 done
 check "an unknown ONNXQ_ISA is an invalid-input error" expect_exit 2 env ONNXQ_ISA=sse9 "$ONNXQ" formats --isa
 check "the error names the variable" grep -q "ONNXQ_ISA" "$WORK/err"
-for p in avx2 avx512; do
+for p in avx2 avx512 avx512vbmi; do
   if [[ " $paths " != *" $p "* ]]; then
     check "ONNXQ_ISA=$p on a CPU without it fails" expect_exit 2 env ONNXQ_ISA=$p "$ONNXQ" formats --isa
   fi

@@ -6,12 +6,13 @@
 
 namespace onnxq::decode {
 
-enum class Isa : int { Scalar = 0, Avx2 = 1, Avx512 = 2 };
+// Avx512Vbmi: the Avx512 kernels, with the IQ grid decoders and Unpack using VBMI byte permutes.
+enum class Isa : int { Scalar = 0, Avx2 = 1, Avx512 = 2, Avx512Vbmi = 3 };
 
 struct CpuFeatures {
   bool avx2 = false;         // AVX2 + FMA + F16C, with YMM state enabled by the OS
   bool avx512 = false;       // AVX-512 F/BW/VL, with ZMM and opmask state enabled by the OS
-  bool avx512_vbmi = false;  // only used behind this check
+  bool avx512_vbmi = false;  // AVX-512 VBMI, on top of avx512
   bool avx512_bf16 = false;  // never used for output rounding: vcvtneps2bf16 flushes subnormals
 };
 

@@ -36,11 +36,15 @@ PathKernels build(Isa isa) {
     ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
     k.plain = &ns::plain_converters();
     k.unpack = &simd::avx2::unpack_kernels();
-  } else if (isa == Isa::Avx512 && cpu.avx512) {
+  } else if ((isa == Isa::Avx512 && cpu.avx512) || (isa == Isa::Avx512Vbmi && cpu.avx512 && cpu.avx512_vbmi)) {
     namespace ns = simd::avx512;
     ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
     k.plain = &ns::plain_converters();
-    k.unpack = cpu.avx512_vbmi ? &simd::avx512vbmi::unpack_kernels() : &simd::avx512::unpack_kernels();
+    k.unpack = &simd::avx512::unpack_kernels();
+    if (isa == Isa::Avx512Vbmi) {
+      add(k, simd::avx512vbmi::iq_decoders());
+      k.unpack = &simd::avx512vbmi::unpack_kernels();
+    }
   }
 #else
   (void)isa;
@@ -50,7 +54,8 @@ PathKernels build(Isa isa) {
 #undef ONNXQ_ADD_FAMILY
 
 const PathKernels& active_kernels() {
-  static const std::array<PathKernels, 3> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512)};
+  static const std::array<PathKernels, 4> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512),
+                                                 build(Isa::Avx512Vbmi)};
   return all[static_cast<int>(active_isa())];
 }
 

@@ -19,11 +19,13 @@ std::vector<std::string> available_names() {
   const CpuFeatures& f = cpu_features();
   if (f.avx2) names.emplace_back("avx2");
   if (f.avx512) names.emplace_back("avx512");
+  if (f.avx512 && f.avx512_vbmi) names.emplace_back("avx512vbmi");
 #endif
   return names;
 }
 
 Isa isa_from_name(const std::string& name) {
+  if (name == "avx512vbmi") return Isa::Avx512Vbmi;
   if (name == "avx512") return Isa::Avx512;
   if (name == "avx2") return Isa::Avx2;
   return Isa::Scalar;
@@ -72,6 +74,7 @@ const char* isa_name(Isa isa) {
   switch (isa) {
     case Isa::Avx2: return "avx2";
     case Isa::Avx512: return "avx512";
+    case Isa::Avx512Vbmi: return "avx512vbmi";
     default: return "scalar";
   }
 }
@@ -89,8 +92,8 @@ namespace onnxq {
 std::string resolve_isa(std::string_view forced, std::span<const std::string> available) {
   if (available.empty()) return "scalar";
   if (forced.empty()) return available.back();
-  if (forced != "scalar" && forced != "avx2" && forced != "avx512")
-    invalid_argument("ONNXQ_ISA is '" + std::string(forced) + "'; expected scalar, avx2 or avx512");
+  if (forced != "scalar" && forced != "avx2" && forced != "avx512" && forced != "avx512vbmi")
+    invalid_argument("ONNXQ_ISA is '" + std::string(forced) + "'; expected scalar, avx2, avx512 or avx512vbmi");
   for (const std::string& name : available)
     if (name == forced) return name;
   std::string have;

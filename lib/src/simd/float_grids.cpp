@@ -39,6 +39,8 @@ template <std::size_t N>
 struct CodedGrid {
   alignas(64) std::array<std::uint16_t, N> codes;
   alignas(64) std::array<float, 16> magnitudes;
+  alignas(64) std::array<float, 16> negated;
+  alignas(64) std::array<std::uint8_t, 2 * N> code_bytes;  // every code's low byte, then every high byte
 };
 
 // Byte k of every entry, sorted, without repeats.
@@ -64,9 +66,14 @@ auto code_grid(const Table& grid, int bytes_per_entry, unsigned code_count, Slot
       const auto code = static_cast<unsigned>(std::find(values.begin(), values.end(), byte) - values.begin());
       out.codes[e] = static_cast<std::uint16_t>(out.codes[e] | code << slot(k));
     }
+  for (std::size_t e = 0; e < grid.size(); ++e) {
+    out.code_bytes[e] = static_cast<std::uint8_t>(out.codes[e]);
+    out.code_bytes[grid.size() + e] = static_cast<std::uint8_t>(out.codes[e] >> 8);
+  }
   for (unsigned j = 0; j < 16; ++j) {
     const unsigned c = j % code_count;
     out.magnitudes[j] = c < values.size() ? static_cast<float>(values[c]) : 0.0f;
+    out.negated[j] = (j / code_count) % 2 ? -0.0f : 0.0f;
   }
   return out;
 }
@@ -78,11 +85,16 @@ int iq3_slot(int k) { return 4 * (k / 2) + 8 * (k % 2); }  // elements 0, 2 low 
 
 const GridCodes& grid_codes() {
   static const auto iq2xxs = code_grid(formats::kIq2xxsGrid, 8, 4, iq2_slot);
+  static const auto iq2xs = code_grid(formats::kIq2xsGrid, 8, 4, iq2_slot);
+  static const auto iq2s = code_grid(formats::kIq2sGrid, 8, 4, iq2_slot);
   static const auto iq3xxs = code_grid(formats::kIq3xxsGrid, 4, 8, iq3_slot);
   static const auto iq3s = code_grid(formats::kIq3sGrid, 4, 8, iq3_slot);
-  static const GridCodes codes{{iq2xxs.codes.data(), iq2xxs.magnitudes.data()},
-                               {iq3xxs.codes.data(), iq3xxs.magnitudes.data()},
-                               {iq3s.codes.data(), iq3s.magnitudes.data()}};
+  static const GridCodes codes{
+      {iq2xxs.codes.data(), iq2xxs.magnitudes.data(), iq2xxs.negated.data(), iq2xxs.code_bytes.data()},
+      {iq2xs.codes.data(), iq2xs.magnitudes.data(), iq2xs.negated.data(), iq2xs.code_bytes.data()},
+      {iq2s.codes.data(), iq2s.magnitudes.data(), iq2s.negated.data(), iq2s.code_bytes.data()},
+      {iq3xxs.codes.data(), iq3xxs.magnitudes.data(), iq3xxs.negated.data(), iq3xxs.code_bytes.data()},
+      {iq3s.codes.data(), iq3s.magnitudes.data(), iq3s.negated.data(), iq3s.code_bytes.data()}};
   return codes;
 }
 

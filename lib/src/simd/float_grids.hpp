@@ -29,15 +29,21 @@ const FloatGrids& float_grids();
 // entries at once. iq2 (8 elements): element k's code in bits 2k, 2k+1. iq3 (4 elements):
 // a nibble each, elements 0 and 2 in the low byte and 1 and 3 in the high byte, so that one
 // byte shuffle gathers the even and the odd elements of four entries into the two halves
-// of a 64-bit word. Code tables are 64-byte aligned. magnitudes: 16 floats, lane j the
-// value of code j % (4 for iq2, 8 for iq3), the unused iq2 code 3 reading 0: a 16-lane
-// permute table indexed by the low four bits of a lane.
+// of a 64-bit word. Code tables are 64-byte aligned. magnitudes and negated: a 16-lane
+// permute table indexed by a code with its element's sign bit above it (iq2: bit 2; iq3:
+// bit 3): lane j of magnitudes is the value of code j % n (n = 4 for iq2, 8 for iq3; the
+// unused iq2 code 3 reads 0), and lane j of negated is -0.0f where j / n is odd, else +0.0f:
+// the sign bit an xor applies after the product, exactly the spec's "* -1.0" (which ggml's
+// compiler also turns into a sign flip, NaN included).
 struct GridCode {
   const std::uint16_t* codes;
   const float* magnitudes;
+  const float* negated;
+  const std::uint8_t* code_bytes;  // the codes' low bytes, then their high bytes (byte permutes)
 };
 struct GridCodes {
-  GridCode iq2xxs, iq3xxs, iq3s;  // 256, 256, 512 entries
+  GridCode iq2xxs, iq2xs, iq2s;  // 256, 512, 1024 entries
+  GridCode iq3xxs, iq3s;         // 256, 512 entries
 };
 
 const GridCodes& grid_codes();

@@ -1,8 +1,9 @@
 // SIMD kernels for the IQ formats (spec §7). Grid entries are float32 rows looked up per
-// 8 (or 4) elements, 16 at a time, or on AVX-512 for iq2_xxs, iq3_xxs and iq3_s permuted
-// from a 16-lane table of db * magnitude; signs flip after the magnitude product (an xor
-// with a sign-mask row, or a mask register), which is exactly the spec's "* -1.0" for every
-// non-NaN value (NaN patterns are unspecified, spec §2.5). Include after kernels_common-inl.hpp.
+// 8 (or 4) elements, 16 at a time; on AVX-512 the five grid formats instead permute a
+// 16-lane table of db * magnitude (iq_codes-inl.hpp). Signs flip after the magnitude product
+// (an xor with a sign-mask row, or a mask register), which is exactly the spec's "* -1.0"
+// for every non-NaN value (NaN patterns are unspecified, spec §2.5). Include after
+// kernels_common-inl.hpp.
 #include "formats/codebooks.hpp"
 #include "simd/float_grids.hpp"
 
@@ -237,171 +238,7 @@ struct Iq3_S : KernelFor<FormatId::iq3_s> {
 };
 
 #if defined(__AVX512BW__)
-// AVX-512: magnitudes by register permutes instead of row loads (fewer shuffles: iq3 rows
-// take three inserts per 16 elements). Per block, word permutes turn the grid indices
-// into entry codes (GridCodes); per 32 elements, one product scales the 16-lane magnitude
-// table by db, so each lane of the table is exactly the spec's db * float(g); per 16
-// elements, a broadcast of the entries' codes, a shift that brings element k's code to the
-// bottom of lane k, a permute of the scaled table and the sign flip.
-
-inline const GridCodes& codes() { return *g_codes; }
-
-// GCC 12 reports its own _mm512_undefined_* placeholders in these kernels as uninitialized
-// (GCC bug 105593, the -Wmaybe-uninitialized one lib/CMakeLists.txt silences for all files).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-
-inline __m512i load_words(const std::uint16_t* p) { return _mm512_load_si512(p); }
-// table[idx[w]] for 32 uint16 indices below 64 * Chunks: one two-register permute per 64
-// entries, then a select tree on index bits 6 and up (independent permutes, a short chain).
-template <int Chunks>
-inline __m512i lookup_words(const std::uint16_t* table, __m512i idx) {
-  __m512i r[Chunks];
-  for (int c = 0; c < Chunks; ++c)
-    r[c] = _mm512_permutex2var_epi16(load_words(table + 64 * c), idx, load_words(table + 64 * c + 32));
-  for (int n = Chunks, bit = 64; n > 1; n /= 2, bit *= 2) {
-    const __mmask32 upper = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(static_cast<short>(bit)));
-    for (int c = 0; c < n / 2; ++c) r[c] = _mm512_mask_blend_epi16(upper, r[2 * c], r[2 * c + 1]);
-  }
-  return r[0];
-}
-inline __m512 magnitudes(const GridCode& grid) { return _mm512_load_ps(grid.magnitudes); }
-// The 16-lane magnitude table times db: lane j is db * float(magnitude of code j).
-inline __m512 scaled(__m512 magnitudes, float db) { return _mm512_mul_ps(_mm512_set1_ps(db), magnitudes); }
-// The 16-element steps read a block's prepared codes, signs and scales back from memory, as
-// broadcast and mask loads on the load ports: without this compiler-only fence GCC turns
-// the stores and loads into extracts and broadcasts on the shuffle ports the permutes need.
-inline void read_back_from_memory() { asm volatile("" ::: "memory"); }
-// iq2: the codes of two entries (elements 0-7, 8-15) at p; element k's code in bits 2k,
-// 2k+1, shifted to the bottom of lane k (the permute reads four bits: the table repeats
-// every four lanes, so the next element's code above it does not matter).
-inline VF iq2_magnitudes(__m512 table, const std::uint16_t* p) {
-  const __m512i lanes =
-      _mm512_srlv_epi32(_mm512_set1_epi32(static_cast<int>(rd32(reinterpret_cast<const std::uint8_t*>(p)))),
-                        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
-  return {_mm512_permutexvar_ps(lanes, table)};
-}
-// iq3: 64 bits at p, the even elements' nibbles in the low half and the odd ones' in the
-// high half (iq3_words), so that a shift of 64-bit lane m by 4m puts element 2m at the
-// bottom of lane 2m and element 2m + 1 at the bottom of lane 2m + 1 (codes < 8: the
-// nibble's top bit is clear, and the permute reads four bits).
-inline VF iq3_magnitudes(__m512 table, const std::uint16_t* p) {
-  const __m512i lanes =
-      _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(rd64(reinterpret_cast<const std::uint8_t*>(p)))),
-                        _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28));
-  return {_mm512_permutexvar_ps(lanes, table)};
-}
-// Looked-up iq3 codes of 32 entries -> per four entries (16 elements), the four low bytes
-// (even elements) then the four high bytes (odd elements).
-inline __m512i iq3_words(__m512i entry_codes) {
-  const __m512i even_then_odd =
-      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15));
-  return _mm512_shuffle_epi8(entry_codes, even_then_odd);
-}
-
-// Flips lane k where bit k of the two bytes at p is set. The mask goes straight from memory
-// into a mask register, one load (GCC 12 compiles _load_mask16 to a load and a move).
-inline VF negate_bits_at(VF x, const std::uint8_t* p) {
-  __mmask16 m;
-  asm("kmovw %1, %0" : "=k"(m) : "m"(*reinterpret_cast<const std::uint8_t(*)[2]>(p)));
-  const __m512i u = _mm512_castps_si512(x.v);
-  return {_mm512_castsi512_ps(_mm512_mask_xor_epi32(u, m, u, _mm512_set1_epi32(INT32_MIN)))};
-}
-
-// What a block's 16-element steps read: the entry codes, signs and scales.
-struct CodePrep {
-  alignas(64) std::uint16_t codes[64];  // entry codes in element order (iq3: as iq3_words)
-  alignas(32) std::uint8_t signs[32];   // sign bytes in element order
-  alignas(32) float db_lo[8];           // group ib's scale (of its first 16 elements)
-  alignas(32) float db_hi[8];           // the scale of its last 16 elements where it differs
-};
-
-struct Iq2_XXS_Codes : KernelFor<FormatId::iq2_xxs> {
-  template <class Out>
-  [[gnu::always_inline]] static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b + offsetof(Layout, d));
-    const std::uint8_t* qs = b + offsetof(Layout, qs);
-    // Group ib is 8 bytes: four grid indices, then W (four sign codes, the scale in bits 28-31).
-    const __m256 a = _mm256_castsi256_ps(u32x8(qs)), c = _mm256_castsi256_ps(u32x8(qs + 32));
-    const __m256i W = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0xDD)), 0xD8);
-    const __m256i I = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, c, 0x88)), 0xD8);
-    CodePrep p;
-    _mm512_store_si512(p.codes, lookup_words<4>(codes().iq2xxs.codes, _mm512_cvtepu8_epi16(I)));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
-    _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.25f));
-    const __m512 mags = magnitudes(codes().iq2xxs);
-    read_back_from_memory();
-    for (int ib = 0; ib < 8; ++ib) {
-      const __m512 table = scaled(mags, p.db_lo[ib]);
-      for (int h = 0; h < 2; ++h) {
-        const int j = 2 * ib + h;  // 16-element step
-        out.put(i + 16 * j, negate_bits_at(iq2_magnitudes(table, p.codes + 2 * j), p.signs + 2 * j));
-      }
-    }
-  }
-};
-
-struct Iq3_XXS_Codes : KernelFor<FormatId::iq3_xxs> {
-  template <class Out>
-  [[gnu::always_inline]] static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b + offsetof(Layout, d));
-    const std::uint8_t *qs = b + offsetof(Layout, qs), *sas = b + offsetof(Layout, sas);
-    const __m256i W = u32x8(sas);  // per group: four sign codes, the scale in bits 28-31
-    CodePrep p;
-    for (int k = 0; k < 2; ++k)
-      _mm512_store_si512(p.codes + 32 * k,
-                         iq3_words(lookup_words<4>(codes().iq3xxs.codes, _mm512_cvtepu8_epi16(u32x8(qs + 32 * k)))));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), ksigns_bytes(W));
-    _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_srli_epi32(W, 28), 0.5f));  // 0.5 here, not 0.25
-    const __m512 mags = magnitudes(codes().iq3xxs);
-    read_back_from_memory();
-    for (int ib = 0; ib < 8; ++ib) {
-      const __m512 table = scaled(mags, p.db_lo[ib]);
-      for (int h = 0; h < 2; ++h) {
-        const int j = 2 * ib + h;
-        out.put(i + 16 * j, negate_bits_at(iq3_magnitudes(table, p.codes + 4 * j), p.signs + 2 * j));
-      }
-    }
-  }
-};
-
-struct Iq3_S_Codes : KernelFor<FormatId::iq3_s> {
-  template <class Out>
-  [[gnu::always_inline]] static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
-    const float d = h2f(b + offsetof(Layout, d));
-    const std::uint8_t *qs = b + offsetof(Layout, qs), *qh = b + offsetof(Layout, qh),
-                       *signs = b + offsetof(Layout, signs), *scales = b + offsetof(Layout, scales);
-    // Index m of group ib is qs[8 ib + m] + 256 * bit m of qh[ib]: bit 8 ib + m of the 64 qh bits.
-    const std::uint64_t high = rd64(qh);
-    CodePrep p;
-    for (int k = 0; k < 2; ++k) {
-      const __m512i lo = _mm512_cvtepu8_epi16(u32x8(qs + 32 * k));
-      const __m512i with_high = _mm512_mask_add_epi16(lo, _cvtu32_mask32(static_cast<unsigned>(high >> (32 * k))), lo,
-                                                      _mm512_set1_epi16(256));
-      _mm512_store_si512(p.codes + 32 * k, iq3_words(lookup_words<8>(codes().iq3s.codes, with_high)));
-    }
-    // db = d * float(1 + 2 s), s the low nibble of scales[ib / 2] for even ib, else the high one.
-    const __m256i nibbles = _mm256_and_si256(
-        _mm256_srlv_epi32(
-            _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(rd32(scales))),
-                                                  _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0))),
-            _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)),
-        set8(15));
-    const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(nibbles, nibbles), set8(1));
-    _mm256_store_ps(p.db_lo, _mm256_mul_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(odd)));
-    const __m512 mags = magnitudes(codes().iq3s);
-    read_back_from_memory();
-    for (int ib = 0; ib < 8; ++ib) {
-      const __m512 table = scaled(mags, p.db_lo[ib]);
-      for (int h = 0; h < 2; ++h) {
-        const int j = 2 * ib + h;
-        out.put(i + 16 * j, negate_bits_at(iq3_magnitudes(table, p.codes + 4 * j), signs + 2 * j));
-      }
-    }
-  }
-};
-
-#pragma GCC diagnostic pop
+#include "simd/iq_codes-inl.hpp"
 #endif  // __AVX512BW__
 
 // Two iq1s_grid entries as 16 signed values (-1, 0, +1).
@@ -491,18 +328,20 @@ std::span<const FusedDecoders> iq_decoders() {
   g_grids = &float_grids();
   g_codes = &grid_codes();
 #if defined(__AVX512BW__)
-  // Permuted magnitudes where they measure faster than float rows: not for iq2_xs and iq2_s,
-  // whose 512- and 1024-entry grids cost 8 and 16 word permutes per block to code.
   using K2xxs = Iq2_XXS_Codes;
   using K3xxs = Iq3_XXS_Codes;
   using K3s = Iq3_S_Codes;
+  using K2xs = Iq2_XS_Codes;
+  using K2s = Iq2_S_Codes;
 #else
   using K2xxs = Iq2_XXS;
   using K3xxs = Iq3_XXS;
   using K3s = Iq3_S;
+  using K2xs = Iq2_XS;
+  using K2s = Iq2_S;
 #endif
-  static constexpr FusedDecoders kRows[] = {row<K2xxs>(), row<Iq2_XS>(), row<Iq2_S>(),  row<K3xxs>(), row<K3s>(),
-                                            row<Iq1_S>(), row<Iq1_M>(),  row<Iq4_NL>(), row<Iq4_XS>()};
+  static constexpr FusedDecoders kRows[] = {row<K2xxs>(), row<K2xs>(),  row<K2s>(),    row<K3xxs>(), row<K3s>(),
+                                            row<Iq1_S>(), row<Iq1_M>(), row<Iq4_NL>(), row<Iq4_XS>()};
   return kRows;
 }
 

@@ -41,6 +41,10 @@ namespace avx512 {
 ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE)
 const PlainConverters& plain_converters();
 }  // namespace avx512
+// The IQ family again with VBMI (lib/src/simd/avx512vbmi/): its rows replace avx512's.
+namespace avx512vbmi {
+std::span<const FusedDecoders> iq_decoders();
+}  // namespace avx512vbmi
 #undef ONNXQ_DECLARE_FAMILY_TABLE
 
 }  // namespace onnxq::simd

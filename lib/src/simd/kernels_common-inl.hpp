@@ -3,11 +3,14 @@
 // from the format rows) with
 //   template <class Out> static void block(const std::uint8_t* b, const Out& out, std::size_t i)
 // that decodes one block (no alignment) to elements i.. of `out`, 16 at a time, in the
-// specification's float32 operation order (see each kernel).
+// specification's float32 operation order (see each kernel). A kernel may instead split the
+// work in two, a Prep type with kBatch, prepare(blocks, prep) for kBatch blocks and emit(prep,
+// out, i) for one: run_blocks then prepares each batch while the one before it is emitted.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -71,13 +74,34 @@ inline VI vi_iota(int base) {
   return vi_load(kIota + base);
 }
 
+// Prepares blocks first.. of n for a kernel with a Prep step; a short last batch repeats its
+// last block (prepared, never emitted).
+template <class K>
+[[gnu::always_inline]] inline void prepare_batch(const std::uint8_t* src, std::size_t n, std::size_t first,
+                                                 typename K::Prep* p) {
+  const std::uint8_t* blocks[K::kBatch];
+  for (std::size_t k = 0; k < K::kBatch; ++k) blocks[k] = src + std::min(first + k, n - 1) * K::kBytes;
+  K::prepare(blocks, p);
+}
+
 template <class K, class Out>
 void run_blocks(const std::uint8_t* src, std::size_t n, void* dst) {
   if constexpr (Out::kStreaming) {  // non-temporal stores need aligned vectors
     if (reinterpret_cast<std::uintptr_t>(dst) % 64 != 0) return run_blocks<K, typename Out::Regular>(src, n, dst);
   }
   const Out out(dst);
-  for (std::size_t b = 0; b < n; ++b) K::block(src + b * K::kBytes, out, b * K::kElements);
+  if constexpr (requires { typename K::Prep; }) {
+    // Kernels that prepare blocks ahead: batch t + 1 is prepared before batch t is emitted.
+    constexpr std::size_t B = K::kBatch;
+    typename K::Prep prep[2][B];
+    if (n > 0) prepare_batch<K>(src, n, 0, prep[0]);
+    for (std::size_t first = 0, t = 0; first < n; first += B, ++t) {
+      if (first + B < n) prepare_batch<K>(src, n, first + B, prep[(t + 1) % 2]);
+      for (std::size_t k = 0; k < B && first + k < n; ++k) K::emit(prep[t % 2][k], out, (first + k) * K::kElements);
+    }
+  } else {
+    for (std::size_t b = 0; b < n; ++b) K::block(src + b * K::kBytes, out, b * K::kElements);
+  }
   out.finish();
 }
 template <class K>

@@ -1,6 +1,6 @@
 // 16-lane float32/int32 vectors for the AVX-512 (F/BW/VL) path: one zmm register each.
 // The kernels (*-inl.hpp) are written once against this interface and vec_avx2.hpp.
-// Everything here has internal linkage inside onnxq::simd::avx512, so no inline function
+// Everything here has internal linkage inside onnxq::simd::avx512 (or avx512vbmi), so no inline function
 // compiled with AVX-512 flags can be picked by the linker for code that runs elsewhere.
 #pragma once
 
@@ -13,9 +13,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#ifndef ONNXQ_SIMD_NS  // lib/src/simd/avx512vbmi/ sources name their own namespace
 #define ONNXQ_SIMD_NS avx512
+#endif
 
-namespace onnxq::simd::avx512 {
+namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
 struct VF {
@@ -190,4 +192,4 @@ struct OutF64 {
 };
 
 }  // namespace
-}  // namespace onnxq::simd::avx512
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS

@@ -41,7 +41,10 @@ std::vector<std::string> machine_paths(const std::set<std::string>& f) {
   std::vector<std::string> paths{"scalar"};
   const bool avx2 = f.count("avx2") && f.count("fma") && f.count("f16c");
   if (avx2) paths.push_back("avx2");
-  if (avx2 && f.count("avx512f") && f.count("avx512bw") && f.count("avx512vl")) paths.push_back("avx512");
+  if (avx2 && f.count("avx512f") && f.count("avx512bw") && f.count("avx512vl")) {
+    paths.push_back("avx512");
+    if (f.count("avx512vbmi")) paths.push_back("avx512vbmi");
+  }
   return paths;
 }
 

@@ -1,6 +1,7 @@
 // Which SIMD path the decoders use. One path is chosen per process, once, from CPUID;
-// the environment variable ONNXQ_ISA=scalar|avx2|avx512 forces one (tests run every
-// path on the same inputs and demand identical bits).
+// the environment variable ONNXQ_ISA=scalar|avx2|avx512|avx512vbmi forces one (tests run
+// every path on the same inputs and demand identical bits). avx512vbmi is avx512 with VBMI
+// byte permutes where they pay (the IQ grid formats, Unpack).
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 
 namespace onnxq {
 
-// The active path: "scalar", "avx2" or "avx512". Throws Error(InvalidArgument) when
+// The active path: "scalar", "avx2", "avx512" or "avx512vbmi". Throws Error(InvalidArgument) when
 // ONNXQ_ISA names no path, Error(Unsupported) when it names one this CPU lacks.
 const char* active_isa();
 // The paths this CPU (and this build) can run, slowest first; always starts with "scalar".
