@@ -68,8 +68,10 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
       },
       "NONNEGATIVE");
   return cmd
-      .add_option("--threads", threads,
-                  "Worker threads (0: one per core; a decode into a file or pipe adds threads only where they pay off)")
+      .add_option(
+          "--threads", threads,
+          "Worker threads (0: one per core; a decode into a file or pipe adds threads only where they pay off and "
+          "CPUs are free)")
       ->capture_default_str()
       ->check(non_negative);
 }

@@ -3,19 +3,25 @@ the commands of one comparison run alternately, round after round, and each keep
 
   dequant: one tensor per format, OUT_MIB of float32 output, `onnxq dequant --threads 1` and with the
            default threads, against `cat` of a same-size file to the same directory (file system) and
-           against `head -c N /dev/zero` (write only);
+           against `head -c N /dev/zero` (write only). Default against one thread is also given as the
+           median of the rounds' own ratios (each round runs both), which one lucky run cannot move,
+           with the thread count the default chose (its -vv log);
+  busy:    with --busy, the same default-against-one-thread comparison with a busy loop on every CPU;
   model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
            against cat of a file of the total output size;
   startup: `onnxq --version` and `onnxq info` on a small file against `cat --version`;
   rss:     peak RSS of dequant at two tensor sizes; the input's file pages, mapped as they are read,
            count in RSS, so the memory onnxq allocates is RSS minus the packed input size.
 
-Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b]
+Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b] [--busy]
 """
 import argparse
 import json
 import os
+import re
 import shutil
+import signal
+import statistics
 import struct
 import subprocess
 import sys
@@ -37,20 +43,50 @@ def spawn_time(argv, stdout_path=None, cwd=None):
     return elapsed
 
 
-def best_interleaved(cases, runs, before=None):
-    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> best ns.
-    An untimed round comes first, so that every timed run of every comparison replaces its own
-    earlier output (no command gets a first run onto a missing file)."""
-    best = {name: None for name in cases}
+def interleaved(cases, runs, before=None):
+    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> list of ns, one
+    per round. An untimed round comes first, so that every timed run of every comparison replaces
+    its own earlier output (no command gets a first run onto a missing file)."""
+    times = {name: [] for name in cases}
     for name, (argv, out) in cases.items():
         spawn_time(argv, out)
     for _ in range(runs):
         for name, (argv, out) in cases.items():
             if before:
                 before()
-            t = spawn_time(argv, out)
-            best[name] = t if best[name] is None or t < best[name] else best[name]
-    return best
+            times[name].append(spawn_time(argv, out))
+    return times
+
+
+def best_interleaved(cases, runs, before=None):
+    """name -> best ns of interleaved()."""
+    return {name: min(t) for name, t in interleaved(cases, runs, before).items()}
+
+
+def median_ratio(times, num, den):
+    """The median over rounds of times[num] / times[den], both measured in each round."""
+    return statistics.median(a / b for a, b in zip(times[num], times[den]))
+
+
+def default_choice(argv):
+    """What the default threads chose, from the -vv log of one run: "1" or the thread count."""
+    err = subprocess.run(argv + ["-vv"], capture_output=True, text=True, check=True).stderr
+    m = re.search(r"write: .*; (one thread|(\d+) threads)", err)
+    return "?" if not m else ("1" if m.group(2) is None else m.group(2))
+
+
+class BusyCpus:
+    """A busy loop per CPU (child processes, stopped by their own PIDs), for the busy comparison."""
+
+    def __enter__(self):
+        self.pids = [subprocess.Popen([sys.executable, "-c", "while True: pass"]).pid for _ in range(os.cpu_count())]
+        time.sleep(0.5)
+        return self
+
+    def __exit__(self, *exc):
+        for pid in self.pids:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
 
 
 def gguf_bytes(tensors, alignment=32):
@@ -98,6 +134,7 @@ def main():
     ap.add_argument("--out-mib", type=int, default=64)
     ap.add_argument("--dirs", nargs="+", default=["/dev/shm", "/work"])
     ap.add_argument("--formats", default="")
+    ap.add_argument("--busy", action="store_true")
     args = ap.parse_args()
     onnxq = os.path.abspath(args.onnxq)
     cat, head = shutil.which("cat"), shutil.which("head")
@@ -124,9 +161,11 @@ def main():
                 f.write(os.urandom(1 << 20) * args.out_mib)
             out = os.path.join(work, "out")
             print(f"\n== dequant to {d} ({fs}): {args.out_mib} MiB of float32 per tensor")
-            print(f"{'format':9} {'1 thread':>9} {'default':>9} {'1t/zero':>8} {'def/zero':>8} {'def/1t':>7}   "
-                  f"(x cat: cat time / onnxq time; /zero: head -c N /dev/zero)")
-            worst = {"1t": 9, "def": 9, "def1": 9}
+            print(f"{'format':9} {'1 thread':>9} {'default':>9} {'1t/zero':>8} {'def/zero':>8} {'def/1t':>7} "
+                  f"{'median':>7} {'thr':>3}   (x cat: cat time / onnxq time; /zero: head -c N /dev/zero; def/1t: "
+                  f"best times; median: of the rounds' ratios; thr: the default's threads)")
+            worst = {"1t": 9, "def": 9, "def1": 9, "median": 9}
+            busy_cases = []
             model_tensors, model_out = [], 0
             for f in rows:
                 be = f["block_elements"]
@@ -153,16 +192,32 @@ def main():
                             out + ".1t"], None),
                     "def": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o", out + ".def"], None),
                 }
-                b = best_interleaved(cases, args.runs, before=os.sync)
+                times = interleaved(cases, args.runs, before=os.sync)
+                b = {name: min(t) for name, t in times.items()}
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
+                med = median_ratio(times, "1t", "def")
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
-                worst["def1"] = min(worst["def1"], b["1t"] / b["def"])
+                worst["def1"], worst["median"] = min(worst["def1"], b["1t"] / b["def"]), min(worst["median"], med)
                 print(f"{f['ggml_name'].lower():9} {r1:8.2f}x {rd:8.2f}x {z1:7.2f}x {zd:7.2f}x {b['1t'] / b['def']:6.2f}x"
-                      f"   cat {b['cat'] / 1e6:.1f} ms")
-                os.unlink(path)
+                      f" {med:6.2f}x {default_choice(cases['def'][0]):>3}   cat {b['cat'] / 1e6:.1f} ms")
+                if args.busy:
+                    busy_cases.append((f["ggml_name"].lower(), path, {k: cases[k] for k in ("1t", "def")}))
+                else:
+                    os.unlink(path)
             print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat, "
-                  f"default / 1 thread {worst['def1']:.2f}x")
+                  f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
+            if args.busy:
+                print(f"\n== dequant to {d} ({fs}) with a busy loop on each of the {os.cpu_count()} CPUs: default "
+                      f"against one thread")
+                print(f"{'format':9} {'def/1t':>7} {'median':>7} {'thr':>3}")
+                with BusyCpus():
+                    for name, path, pair in busy_cases:
+                        times = interleaved(pair, args.runs)
+                        print(f"{name:9} {min(times['1t']) / min(times['def']):6.2f}x "
+                              f"{median_ratio(times, '1t', 'def'):6.2f}x {default_choice(pair['def'][0]):>3}")
+                        os.unlink(path)
+                busy_cases.clear()
 
             model = os.path.join(work, "model.gguf")
             with open(model, "wb") as g:

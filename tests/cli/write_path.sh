@@ -81,6 +81,24 @@ check "the limit leaves no file" bash -c "[ ! -e replace/limited.npy ] && ! comp
 check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
   tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
 
+# Default threads on a busy machine: with a busy loop on every CPU (children stopped by their own
+# PIDs) more threads would only wait for a CPU, so the default writes from one thread; an explicit
+# --threads 2 still uses two. The -vv log says which, and the bytes are the same.
+busy=()
+trap 'kill "${busy[@]}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq "$(nproc)"); do
+  bash -c 'while :; do :; done' &
+  busy+=($!)
+done
+sleep 0.3
+check "busy CPUs: the default decodes with one thread" bash -c \
+  "'$ONNXQ' dequant big.gguf --tensor q6_k -o busy.npy -vv 2>&1 | grep -qE 'write: .*other runnable threads: [1-9][0-9]*; one thread'"
+check "busy CPUs: the default's output has ggml's values" matches busy.npy q6_k.expected.npy
+check "busy CPUs: --threads 2 still uses two" bash -c \
+  "'$ONNXQ' dequant big.gguf --tensor q6_k --threads 2 -o busy2.npy -vv 2>&1 | grep -qE 'write: .*; 2 threads'"
+kill "${busy[@]}"
+wait "${busy[@]}" 2>/dev/null || true  # killed: 143
+
 # export: one file holding both tensors, with every thread count the same bytes.
 check "export --threads 1" expect_exit 0 "$ONNXQ" export big.gguf -o e1.safetensors --threads 1
 check "export --threads 2" expect_exit 0 "$ONNXQ" export big.gguf -o e2.safetensors --threads 2
