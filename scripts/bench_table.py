@@ -19,11 +19,11 @@ def main(path):
     isas = [i for i in ("scalar", "avx2", "avx512", "avx512vbmi") if any(k[2] == i for k in rows)]
     best = isas[-1]
 
-    print(f"{'format':9} {'out':4} {'size':12} {'thr':3} {'path':7} {'ns/elem':>8} {'GB/s':>7} {'x memset':>9} {'x scalar':>9}")
+    print(f"{'format':9} {'out':4} {'size':12} {'thr':3} {'path':10} {'ns/elem':>8} {'GB/s':>7} {'x memset':>9} {'x scalar':>9}")
     for (fmt, out, isa, size, threads), b in rows.items():
         sc = rows.get((fmt, out, "scalar", size, threads))
         xs = sc["ns_per_elem"] / b["ns_per_elem"] if sc else float("nan")
-        print(f"{fmt:9} {out:4} {size:12} {threads[1:]:>3} {isa:7} {b['ns_per_elem']:8.3f} {b['GBps']:7.1f} "
+        print(f"{fmt:9} {out:4} {size:12} {threads[1:]:>3} {isa:10} {b['ns_per_elem']:8.3f} {b['GBps']:7.1f} "
               f"{b['x_memset']:9.2f} {xs:9.1f}")
 
     def get(fmt, out, isa, size, t):
@@ -36,16 +36,16 @@ def main(path):
     print(f"\nSummary, f32 output, 1 thread, ns/element (L2 = 256 KiB output; large = {large_mib:.0f} MiB = 4x the "
           f"{llc_mib:.0f} MiB LLC (at least 64 MiB), "
           f"non-temporal stores; x memset = against a fill with the same kind of stores):")
-    print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>10}" for i in isas) +
-          f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>12} {'GB/s':>6} {'x memset':>8}")
+    print(f"{'format':9} " + " ".join(f"{'L2 ' + i:>13}" for i in isas) +
+          f" {'x scalar':>8} {'x memset':>8} {'large ' + best:>16} {'GB/s':>6} {'x memset':>8}")
     for f in formats:
         l2 = [rows.get((f, "f32", i, "L2", "t1")) for i in isas]
         big = rows.get((f, "f32", best, "large", "t1"))
         if not all(l2) or not big:
             continue
-        print(f"{f:9} " + " ".join(f"{b['ns_per_elem']:10.3f}" for b in l2) +
+        print(f"{f:9} " + " ".join(f"{b['ns_per_elem']:13.3f}" for b in l2) +
               f" {l2[0]['ns_per_elem'] / l2[-1]['ns_per_elem']:8.1f} {l2[-1]['x_memset']:8.2f}"
-              f" {big['ns_per_elem']:12.3f} {big['GBps']:6.1f} {big['x_memset']:8.2f}")
+              f" {big['ns_per_elem']:16.3f} {big['GBps']:6.1f} {big['x_memset']:8.2f}")
 
     print(f"\nTargets ({best} path):")
     p1 = [(f, get(f, "f32", best, "large", "t1")) for f in formats]
