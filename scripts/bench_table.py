@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Turns `onnxq_bench --benchmark_format=json` output of the decode/ benchmarks (simd_bench.cpp)
-into the compact table of the README, plus the issue-6 target summary (P1-P3)."""
+"""Turns `onnxq_bench --benchmark_format=json` output of the decode/ benchmarks (simd_bench.cpp), one
+file per run, into the compact table of the README, plus the issue-6 target summary (P1-P3)."""
 import json
 import math
 import sys
 
 
-def main(path):
-    data = json.load(open(path))
+def main(paths):
+    # One or more runs (scripts/bench --rounds): each case keeps its fastest run, with that run's
+    # own fill (x_memset) beside it.
     rows = {}
-    for b in data["benchmarks"]:
-        parts = b["name"].split("/")
-        if parts[0] != "decode" or "x_memset" not in b:
-            continue
-        fmt, out, isa, size, threads = parts[1:6]
-        rows[(fmt, out, isa, size, threads)] = b
+    for path in paths:
+        for b in json.load(open(path))["benchmarks"]:
+            parts = b["name"].split("/")
+            if parts[0] != "decode" or "x_memset" not in b:
+                continue
+            key = tuple(parts[1:6])  # format, out, isa, size, threads
+            if key not in rows or b["ns_per_elem"] < rows[key]["ns_per_elem"]:
+                rows[key] = b
     formats = list(dict.fromkeys(k[0] for k in rows))
     isas = [i for i in ("scalar", "avx2", "avx512", "avx512vbmi") if any(k[2] == i for k in rows)]
     best = isas[-1]
@@ -88,4 +91,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
