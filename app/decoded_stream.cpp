@@ -28,8 +28,12 @@ constexpr unsigned kMaxDecoders = 8;
 // Chunks written by the calling thread alone, timed, before more threads may join: the first
 // faults its buffer in, the second's times decide.
 constexpr std::uint64_t kProbeChunks = 2;
-// More threads join when a chunk's decoding takes at least this share of its write time.
+// More threads join when a chunk's decoding takes at least this share of its write time,
 constexpr double kThreadsPayOff = 0.05;
+// and when at least this many chunks are left after the probe: handing chunks between threads
+// has a cost that only a long tensor's hidden decoding repays (measured on tmpfs, 2 threads
+// against one, 40 interleaved runs: 4-7 % slower at 4-16 MiB of output, 1-3 % faster at 64).
+constexpr std::uint64_t kMinParallelChunks = 32;
 
 // Other threads ready to run on this machine right now: the kernel's count of runnable threads
 // (the fourth field of /proc/loadavg, "running/total"), less this one; 0 when unknown.
@@ -199,32 +203,35 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
     return;
   }
   // The first chunks go out from this thread, timed. With the default threads (0), the others
-  // join only when decoding took at least kThreadsPayOff of the time writing took: the kernel
-  // copies one write at a time into a file or pipe, so more threads can only hide the decoding,
-  // and handing the output between threads has a cost. (Measured here, the output allocated
-  // ahead: f32 into the page cache decodes in 5-20 % of the write time with SIMD, and 2 threads
-  // were as fast as one or up to 14 % faster, tmpfs and ext4. A pipe whose reader is slow, or a
-  // plain copy, decodes in far less.) Nor do they join when the CPUs are already taken by other
-  // runnable threads: there a second thread only waits for a CPU, and one holding the file's
-  // lock when it is preempted holds up the writer (measured with a busy loop per CPU: 2 threads
-  // up to 11 % slower than one). An explicit --threads N always uses N.
-  // The runnable count is a snapshot: read before and after the probe, a passing kernel thread
-  // is seldom in both, and a busy machine's threads are.
+  // join only when
+  // - decoding took at least kThreadsPayOff of the time writing took: the kernel copies one
+  //   write at a time into a file or pipe, so more threads can only hide the decoding, and
+  //   handing the output between threads has a cost. (Measured here, the output allocated ahead:
+  //   f32 into the page cache decodes in 5-20 % of the write time with SIMD.) A pipe whose reader
+  //   is slow, or a plain copy, decodes in far less;
+  // - at least kMinParallelChunks chunks are left;
+  // - the CPUs are not already taken by other runnable threads: there a second thread only waits
+  //   for a CPU, and one holding the file's lock when it is preempted holds up the writer
+  //   (measured with a busy loop per CPU: 2 threads up to 11 % slower than one). The runnable
+  //   count is a snapshot: read before and after the probe, a passing kernel thread is seldom in
+  //   both, and a busy machine's threads are.
+  // An explicit --threads N always uses N.
   const unsigned others_before = other_runnable_threads();
   const ChunkTimes probe = write_serial(sink, s, c, 0, kProbeChunks);
   const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
   const unsigned others = std::min(others_before, other_runnable_threads());
   const bool cpus_free = others + 2 <= resolve_threads(0);
-  const bool more_threads = s.threads > 0 || (pays_off && cpus_free);
-  spdlog::debug("write: a chunk took {} us to decode and {} us to write; other runnable threads: {}; {}",
-                std::chrono::duration_cast<std::chrono::microseconds>(probe.decode).count(),
-                std::chrono::duration_cast<std::chrono::microseconds>(probe.write).count(), others,
-                more_threads ? std::to_string(threads) + " threads" : "one thread");
+  const std::uint64_t rest = c.chunks - kProbeChunks;
+  const bool more_threads = s.threads > 0 || (pays_off && cpus_free && rest >= kMinParallelChunks);
+  spdlog::debug(
+      "write: a chunk took {} us to decode and {} us to write; {} chunks left; other runnable threads: {}; {}",
+      std::chrono::duration_cast<std::chrono::microseconds>(probe.decode).count(),
+      std::chrono::duration_cast<std::chrono::microseconds>(probe.write).count(), rest, others,
+      more_threads ? std::to_string(threads) + " threads" : "one thread");
   if (!more_threads) {
     write_serial(sink, s, c, kProbeChunks, c.chunks);
     return;
   }
-  const std::uint64_t rest = c.chunks - kProbeChunks;
   if (sink.positional())
     write_positional(sink, s, c, kProbeChunks,
                      static_cast<unsigned>(std::min<std::uint64_t>({threads, rest, kMaxDecoders})));

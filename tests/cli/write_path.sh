@@ -5,7 +5,8 @@ source "$(dirname "$0")/common.bash"
 cd "$WORK"
 blocks=$TESTDATA/gguf/blocks
 # Two tensors: q4_0 [70, 4096] (1.1 MiB of float32: 2 chunks, the last one partial) and
-# q6_k [777, 2048] (6.1 MiB: 7 chunks), plus their expected float32 values.
+# q6_k [777, 2048] (6.1 MiB: 7 chunks), plus their expected float32 values; and in long.gguf one
+# q4_0 [2304, 4096] (36 MiB: long enough for the default to add threads).
 "$PYTHON" - "$blocks" <<'PY'
 import struct, sys
 import numpy as np
@@ -28,6 +29,10 @@ for name, ne, t, raw in tensors:
     blob += raw
 out += b"\0" * (-len(out) % 32)
 open("big.gguf", "wb").write(out + blob)
+raw = open(f"{blocks}/q4_0.bin", "rb").read()
+data = (raw * (2304 * 4096 // 32 * 18 // len(raw) + 1))[: 2304 * 4096 // 32 * 18]
+head = b"GGUF" + struct.pack("<IQQ", 3, 1, 0) + s(b"t") + struct.pack("<I2Q", 2, 4096, 2304) + struct.pack("<IQ", 2, 0)
+open("long.gguf", "wb").write(head + b"\0" * (-len(head) % 32) + data)
 PY
 
 matches() {  # matches NPY EXPECTED.npy: identical arrays (bit for bit)
@@ -81,9 +86,13 @@ check "the limit leaves no file" bash -c "[ ! -e replace/limited.npy ] && ! comp
 check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
   tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
 
-# Default threads on a busy machine: with a busy loop on every CPU (children stopped by their own
-# PIDs) more threads would only wait for a CPU, so the default writes from one thread; an explicit
-# --threads 2 still uses two. The -vv log says which, and the bytes are the same.
+# Default threads: a short tensor (fewer than 32 chunks left after the two probe chunks) is written
+# from one thread; on a busy machine (a busy loop on every CPU, children stopped by their own PIDs)
+# more threads would only wait for a CPU, so a long tensor is too; an explicit --threads 2 still
+# uses two. The -vv log says which, and the bytes are the same.
+check "a short tensor: the default decodes with one thread" bash -c \
+  "'$ONNXQ' dequant big.gguf --tensor q6_k -o short.npy -vv 2>&1 | grep -qE 'write: .*; 5 chunks left; .*; one thread'"
+"$ONNXQ" dequant long.gguf --tensor t --threads 1 -o long.1.npy
 busy=()
 trap 'kill "${busy[@]}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq "$(nproc)"); do
@@ -91,11 +100,11 @@ for _ in $(seq "$(nproc)"); do
   busy+=($!)
 done
 sleep 0.3
-check "busy CPUs: the default decodes with one thread" bash -c \
-  "'$ONNXQ' dequant big.gguf --tensor q6_k -o busy.npy -vv 2>&1 | grep -qE 'write: .*other runnable threads: [1-9][0-9]*; one thread'"
-check "busy CPUs: the default's output has ggml's values" matches busy.npy q6_k.expected.npy
+check "busy CPUs: the default decodes a long tensor with one thread" bash -c \
+  "'$ONNXQ' dequant long.gguf --tensor t -o busy.npy -vv 2>&1 | grep -qE 'write: .*other runnable threads: [1-9][0-9]*; one thread'"
+check "busy CPUs: the default's output is the one-thread output" cmp -s busy.npy long.1.npy
 check "busy CPUs: --threads 2 still uses two" bash -c \
-  "'$ONNXQ' dequant big.gguf --tensor q6_k --threads 2 -o busy2.npy -vv 2>&1 | grep -qE 'write: .*; 2 threads'"
+  "'$ONNXQ' dequant long.gguf --tensor t --threads 2 -o busy2.npy -vv 2>&1 | grep -qE 'write: .*; 2 threads'"
 kill "${busy[@]}"
 wait "${busy[@]}" 2>/dev/null || true  # killed: 143
 
