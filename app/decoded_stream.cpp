@@ -220,7 +220,7 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   const ChunkTimes probe = write_serial(sink, s, c, 0, kProbeChunks);
   const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
   const unsigned others = std::min(others_before, other_runnable_threads());
-  const bool cpus_free = others + 2 <= resolve_threads(0);
+  const bool cpus_free = others + 2 <= threads;
   const std::uint64_t rest = c.chunks - kProbeChunks;
   const bool more_threads = s.threads > 0 || (pays_off && cpus_free && rest >= kMinParallelChunks);
   spdlog::debug(

@@ -19,20 +19,20 @@ def tile(fmt, rows, cols, be, bb, ggml):
     reps = nblocks // (len(raw) // bb) + 1
     np.save(f"{fmt}.expected.npy", np.tile(want, reps)[: rows * cols].reshape(rows, cols))
     return (fmt.encode(), [cols, rows], ggml, (raw * reps)[: nblocks * bb])
-tensors = [tile("q4_0", 70, 4096, 32, 18, 2), tile("q6_k", 777, 2048, 256, 210, 14)]
 def s(x): return struct.pack("<Q", len(x)) + x
-out = bytearray(b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 0))
-blob = bytearray()
-for name, ne, t, raw in tensors:
-    blob += b"\0" * (-len(blob) % 32)
-    out += s(name) + struct.pack("<I", len(ne)) + struct.pack(f"<{len(ne)}Q", *ne) + struct.pack("<IQ", t, len(blob))
-    blob += raw
-out += b"\0" * (-len(out) % 32)
-open("big.gguf", "wb").write(out + blob)
+def write_gguf(path, tensors):
+    out = bytearray(b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 0))
+    blob = bytearray()
+    for name, ne, t, raw in tensors:
+        blob += b"\0" * (-len(blob) % 32)
+        out += s(name) + struct.pack("<I", len(ne)) + struct.pack(f"<{len(ne)}Q", *ne) + struct.pack("<IQ", t, len(blob))
+        blob += raw
+    out += b"\0" * (-len(out) % 32)
+    open(path, "wb").write(out + blob)
+write_gguf("big.gguf", [tile("q4_0", 70, 4096, 32, 18, 2), tile("q6_k", 777, 2048, 256, 210, 14)])
 raw = open(f"{blocks}/q4_0.bin", "rb").read()
-data = (raw * (2304 * 4096 // 32 * 18 // len(raw) + 1))[: 2304 * 4096 // 32 * 18]
-head = b"GGUF" + struct.pack("<IQQ", 3, 1, 0) + s(b"t") + struct.pack("<I2Q", 2, 4096, 2304) + struct.pack("<IQ", 2, 0)
-open("long.gguf", "wb").write(head + b"\0" * (-len(head) % 32) + data)
+nbytes = 2304 * 4096 // 32 * 18
+write_gguf("long.gguf", [(b"t", [4096, 2304], 2, (raw * (nbytes // len(raw) + 1))[:nbytes])])
 PY
 
 matches() {  # matches NPY EXPECTED.npy: identical arrays (bit for bit)

@@ -91,10 +91,10 @@ inline __m256 iq_scales(float d, __m256i s, float f) {
                        _mm256_set1_ps(f));
 }
 // Scale bytes whose low nibble scales a group's first 16 elements and high nibble its last 16.
-inline void nibble_scales(IqPrep& p, float d, const std::uint8_t* scales) {
+inline void nibble_scales(float* db_lo, float* db_hi, float d, const std::uint8_t* scales) {
   const __m256i sc = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales)));
-  _mm256_store_ps(p.db_lo, iq_scales(d, _mm256_and_si256(sc, set8(15)), 0.25f));
-  _mm256_store_ps(p.db_hi, iq_scales(d, _mm256_srli_epi32(sc, 4), 0.25f));
+  _mm256_store_ps(db_lo, iq_scales(d, _mm256_and_si256(sc, set8(15)), 0.25f));
+  _mm256_store_ps(db_hi, iq_scales(d, _mm256_srli_epi32(sc, 4), 0.25f));
 }
 
 struct Iq2_XXS : KernelFor<FormatId::iq2_xxs> {
@@ -138,7 +138,7 @@ struct Iq2_XS : KernelFor<FormatId::iq2_xs> {
                          _mm256_slli_epi16(_mm256_and_si256(u32x8(qs + 32 * k), _mm256_set1_epi16(511)), 3));
     const __m256i packed = _mm256_packus_epi16(ksigns_words(u32x8(qs)), ksigns_words(u32x8(qs + 32)));
     _mm256_store_si256(reinterpret_cast<__m256i*>(p.signs), _mm256_permute4x64_epi64(packed, 0xD8));
-    nibble_scales(p, d, scales);
+    nibble_scales(p.db_lo, p.db_hi, d, scales);
     for (int ib = 0; ib < 8; ++ib) {
       for (int h = 0; h < 2; ++h) {
         const std::uint16_t* r = p.rows + 4 * ib + 2 * h;
@@ -161,7 +161,7 @@ struct Iq2_S : KernelFor<FormatId::iq2_s> {
     const FloatGrids& g = grids();
     const float* grid = g.iq2s;
     IqPrep p;
-    nibble_scales(p, d, scales);
+    nibble_scales(p.db_lo, p.db_hi, d, scales);
     // Index l of group ib is qs[4 ib + l] + 256 * bits 2l..2l+1 of qh[ib]; times 8, the entry length.
     for (int k = 0; k < 2; ++k) {
       const __m128i spread = _mm_shuffle_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qh + 4 * k)),

@@ -335,20 +335,6 @@ inline __m256i signs_of_code_halves(const std::uint8_t* p) {
 #endif
 }
 
-inline __m256i u8x32(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-
-// The scales of iq2_xs and iq2_s: a nibble per 16 elements.
-inline void store_nibble_scales(float* db, float d, const std::uint8_t* scales) {
-  const __m512i bytes = _mm512_cvtepu8_epi32(_mm_set1_epi64x(static_cast<long long>(rd64(scales))));
-  const __m512i s =
-      _mm512_and_si512(_mm512_srlv_epi32(bytes, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4)),
-                       _mm512_set1_epi32(15));
-  // (d * (0.5 + s)) * 0.25, in that order.
-  _mm512_store_ps(
-      db, _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(d), _mm512_add_ps(_mm512_set1_ps(0.5f), _mm512_cvtepi32_ps(s))),
-                        _mm512_set1_ps(0.25f)));
-}
-
 struct Iq2_XXS_Codes : KernelFor<FormatId::iq2_xxs>, CodeBatch<Iq2_XXS_Codes, 256, ScaleSpan::k32, 2> {
   static constexpr int kEntryElements = 8;
   static const GridCode& codes() { return grid_codes_set().iq2xxs; }
@@ -383,7 +369,7 @@ struct Iq2_XS_Codes : KernelFor<FormatId::iq2_xs>, CodeBatch<Iq2_XS_Codes, 512, 
     idx[0] = _mm512_and_si512(qs(b), _mm512_set1_epi16(511));
   }
   static __m256i scales(const std::uint8_t* b, CodePrep& p) {
-    store_nibble_scales(p.db, h2f(b + offsetof(Layout, d)), b + offsetof(Layout, scales));
+    nibble_scales(p.db, p.db + 8, h2f(b + offsetof(Layout, d)), b + offsetof(Layout, scales));
     return signs_of_code_halves(b + offsetof(Layout, qs));
   }
 };
@@ -393,7 +379,7 @@ struct Iq2_S_Codes : KernelFor<FormatId::iq2_s>, CodeBatch<Iq2_S_Codes, 1024, Sc
   static const GridCode& codes() { return grid_codes_set().iq2s; }
   // Index l of group ib is qs[4 ib + l] + 256 * bits 2l..2l+1 of qh[ib], so bit 8 + k of index
   // e is bit 2e + k of the 64 qh bits.
-  static __m256i index_bytes(const std::uint8_t* b) { return u8x32(b + offsetof(Layout, qs)); }
+  static __m256i index_bytes(const std::uint8_t* b) { return u32x8(b + offsetof(Layout, qs)); }
 #if defined(__AVX512VBMI__)
   static __mmask32 index_bit(const std::uint8_t* b, int k) {
     // Byte e: the 8 qh bits that end at bit 2e + k - 8 + 7, so that its top bit is 2e + k - 8.
@@ -447,8 +433,8 @@ struct Iq2_S_Codes : KernelFor<FormatId::iq2_s>, CodeBatch<Iq2_S_Codes, 1024, Sc
     idx[0] = _mm512_or_si512(_mm512_cvtepu8_epi16(index_bytes(b)), _mm512_slli_epi16(high, 8));
   }
   static __m256i scales(const std::uint8_t* b, CodePrep& p) {
-    store_nibble_scales(p.db, h2f(b + offsetof(Layout, d)), b + offsetof(Layout, scales));
-    return u8x32(b + offsetof(Layout, signs));  // full sign bytes, no parity
+    nibble_scales(p.db, p.db + 8, h2f(b + offsetof(Layout, d)), b + offsetof(Layout, scales));
+    return u32x8(b + offsetof(Layout, signs));  // full sign bytes, no parity
   }
 };
 
@@ -457,7 +443,7 @@ struct Iq3_XXS_Codes : KernelFor<FormatId::iq3_xxs>, CodeBatch<Iq3_XXS_Codes, 25
   static const GridCode& codes() { return grid_codes_set().iq3xxs; }
   static __m512i index_bytes(const std::uint8_t* b) { return _mm512_loadu_si512(b + offsetof(Layout, qs)); }
   static void word_indices(const std::uint8_t* b, __m512i* idx) {
-    for (int k = 0; k < 2; ++k) idx[k] = _mm512_cvtepu8_epi16(u8x32(b + offsetof(Layout, qs) + 32 * k));
+    for (int k = 0; k < 2; ++k) idx[k] = _mm512_cvtepu8_epi16(u32x8(b + offsetof(Layout, qs) + 32 * k));
   }
   static __m256i scales(const std::uint8_t* b, CodePrep& p) {
     const __m256i W = u32x8(b + offsetof(Layout, sas));  // per group: four sign codes, the scale in bits 28-31
@@ -475,7 +461,7 @@ struct Iq3_S_Codes : KernelFor<FormatId::iq3_s>, CodeBatch<Iq3_S_Codes, 512, Sca
   static __mmask64 index_bit(const std::uint8_t* b, int) { return _cvtu64_mask64(qh(b)); }
   static void word_indices(const std::uint8_t* b, __m512i* idx) {
     for (int k = 0; k < 2; ++k) {
-      const __m512i lo = _mm512_cvtepu8_epi16(u8x32(b + offsetof(Layout, qs) + 32 * k));
+      const __m512i lo = _mm512_cvtepu8_epi16(u32x8(b + offsetof(Layout, qs) + 32 * k));
       idx[k] = _mm512_mask_add_epi16(lo, _cvtu32_mask32(static_cast<unsigned>(qh(b) >> (32 * k))), lo,
                                      _mm512_set1_epi16(256));
     }
@@ -490,7 +476,7 @@ struct Iq3_S_Codes : KernelFor<FormatId::iq3_s>, CodeBatch<Iq3_S_Codes, 512, Sca
                          set8(15));
     const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(nibbles, nibbles), set8(1));
     _mm256_store_ps(p.db, _mm256_mul_ps(_mm256_set1_ps(h2f(b + offsetof(Layout, d))), _mm256_cvtepi32_ps(odd)));
-    return u8x32(b + offsetof(Layout, signs));  // full sign bytes, no parity
+    return u32x8(b + offsetof(Layout, signs));  // full sign bytes, no parity
   }
 };
 
