@@ -1,12 +1,14 @@
 """End-to-end timings for scripts/bench-cli (issue 13). Every figure is a ratio measured in this run:
 the commands of one comparison run alternately, round after round, and each keeps its fastest time.
+In the dequant comparisons every format's commands run in each round.
 
   dequant: one tensor per format, OUT_MIB of float32 output, `onnxq dequant --threads 1` and with the
            default threads, against `cat` of a same-size file to the same directory (file system) and
-           against `head -c N /dev/zero` (write only). Default against one thread is also given as the
-           median of the rounds' own ratios (each round runs both), which one lucky run cannot move,
-           with the thread count the default chose (its -vv log);
-  busy:    with --busy, the same default-against-one-thread comparison with a busy loop on every CPU;
+           against `head -c N /dev/zero` (write only). The ratios against cat and default against one
+           thread are also given as the median of the rounds' own ratios (each round runs both), which
+           one lucky or unlucky run cannot move; and the thread count the default chose (its -vv log);
+  busy:    with --busy, the same default-against-one-thread comparison with a busy loop on every CPU
+           (each run, as above, after an untimed sync);
   model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
            against cat of a file of the total output size;
   startup: `onnxq --version` and `onnxq info` on a small file against `cat --version`;
@@ -161,63 +163,68 @@ def main():
                 f.write(os.urandom(1 << 20) * args.out_mib)
             out = os.path.join(work, "out")
             print(f"\n== dequant to {d} ({fs}): {args.out_mib} MiB of float32 per tensor")
-            print(f"{'format':9} {'1 thread':>9} {'default':>9} {'1t/zero':>8} {'def/zero':>8} {'def/1t':>7} "
-                  f"{'median':>7} {'thr':>3}   (x cat: cat time / onnxq time; /zero: head -c N /dev/zero; def/1t: "
-                  f"best times; median: of the rounds' ratios; thr: the default's threads)")
-            worst = {"1t": 9, "def": 9, "def1": 9, "median": 9}
-            busy_cases = []
+            print(f"{'format':9} {'1 thread':>9} {'default':>9} {'med 1t':>7} {'med def':>7} {'1t/zero':>8} "
+                  f"{'def/zero':>8} {'def/1t':>7} {'median':>7} {'thr':>3}   (x cat: cat time / onnxq time, best "
+                  f"times; med: median of the rounds' ratios against cat; /zero: head -c N /dev/zero; def/1t: best "
+                  f"times; median: of the rounds' ratios; thr: the default's threads)")
+            worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9}
             model_tensors, model_out = [], 0
+            # Every format's commands run in each round, so that a slow stretch of this machine
+            # (seconds long) costs one round of many formats, not every round of one. Each command
+            # replaces its own earlier output (as `cat > out` truncates it), and every run starts
+            # with no dirty pages (sync, untimed), so that one command's write-back is not charged
+            # to the next.
+            cases = {}
             for f in rows:
-                be = f["block_elements"]
-                blocks = open(os.path.join(args.blocks_dir, f["ggml_name"].lower() + ".bin"), "rb").read()
+                name, be = f["ggml_name"].lower(), f["block_elements"]
+                blocks = open(os.path.join(args.blocks_dir, name + ".bin"), "rb").read()
                 n = elements // be * be
-                data = tiled(blocks, n // be * f["block_bytes"])
-                path = os.path.join(work, f["ggml_name"] + ".gguf")
+                path = os.path.join(work, name + ".gguf")
                 with open(path, "wb") as g:
-                    g.write(gguf_bytes([("t", [4096, n // 4096], f["ggml_type"], data)]))
-                # A smaller copy of every format for the whole-model runs.
-                m = (n // 16) // 4096 * 4096
-                model_tensors.append((f["ggml_name"], [4096, m // 4096], f["ggml_type"],
-                                      tiled(blocks, m // be * f["block_bytes"])))
-                model_out += m * 4
+                    g.write(gguf_bytes([("t", [4096, n // 4096], f["ggml_type"], tiled(blocks, n // be * f["block_bytes"]))]))
                 with open(path, "rb") as g:
                     g.read()  # in the page cache, as the same-size file is
-                # Each command replaces its own earlier output (as `cat > out` truncates it), and
-                # every run starts with no dirty pages (sync, untimed), so that one command's
-                # write-back is not charged to the next.
-                cases = {
-                    "cat": ([cat, same], out + ".cat"),
-                    "zero": ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero"),
-                    "1t": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "--threads", "1", "-o",
-                            out + ".1t"], None),
-                    "def": ([onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o", out + ".def"], None),
-                }
-                times = interleaved(cases, args.runs, before=os.sync)
-                b = {name: min(t) for name, t in times.items()}
+                # A smaller copy of every format for the whole-model runs.
+                m = (n // 16) // 4096 * 4096
+                model_tensors.append((name, [4096, m // 4096], f["ggml_type"], tiled(blocks, m // be * f["block_bytes"])))
+                model_out += m * 4
+                dequant = [onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o"]
+                cases[name, "cat"] = ([cat, same], out + ".cat")
+                cases[name, "zero"] = ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero")
+                cases[name, "1t"] = (dequant + [out + ".1t", "--threads", "1"], None)
+                cases[name, "def"] = (dequant + [out + ".def"], None)
+            times = interleaved(cases, args.runs, before=os.sync)
+            for f in rows:
+                name = f["ggml_name"].lower()
+                t = {cmd: times[name, cmd] for cmd in ("cat", "zero", "1t", "def")}
+                b = {cmd: min(v) for cmd, v in t.items()}
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
-                med = median_ratio(times, "1t", "def")
+                med = median_ratio(t, "1t", "def")
+                m1, md = median_ratio(t, "cat", "1t"), median_ratio(t, "cat", "def")
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
+                worst["med1t"], worst["meddef"] = min(worst["med1t"], m1), min(worst["meddef"], md)
                 worst["def1"], worst["median"] = min(worst["def1"], b["1t"] / b["def"]), min(worst["median"], med)
-                print(f"{f['ggml_name'].lower():9} {r1:8.2f}x {rd:8.2f}x {z1:7.2f}x {zd:7.2f}x {b['1t'] / b['def']:6.2f}x"
-                      f" {med:6.2f}x {default_choice(cases['def'][0]):>3}   cat {b['cat'] / 1e6:.1f} ms")
-                if args.busy:
-                    busy_cases.append((f["ggml_name"].lower(), path, {k: cases[k] for k in ("1t", "def")}))
-                else:
-                    os.unlink(path)
-            print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat, "
+                print(f"{name:9} {r1:8.2f}x {rd:8.2f}x {m1:6.2f}x {md:6.2f}x {z1:7.2f}x {zd:7.2f}x"
+                      f" {b['1t'] / b['def']:6.2f}x {med:6.2f}x {default_choice(cases[name, 'def'][0]):>3}"
+                      f"   cat {b['cat'] / 1e6:.1f} ms")
+            print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat (best times); "
+                  f"1 thread {worst['med1t']:.2f}x cat, default {worst['meddef']:.2f}x cat (median of rounds); "
                   f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
             if args.busy:
                 print(f"\n== dequant to {d} ({fs}) with a busy loop on each of the {os.cpu_count()} CPUs: default "
                       f"against one thread")
                 print(f"{'format':9} {'def/1t':>7} {'median':>7} {'thr':>3}")
+                pairs = {key: case for key, case in cases.items() if key[1] in ("1t", "def")}
                 with BusyCpus():
-                    for name, path, pair in busy_cases:
-                        times = interleaved(pair, args.runs)
-                        print(f"{name:9} {min(times['1t']) / min(times['def']):6.2f}x "
-                              f"{median_ratio(times, '1t', 'def'):6.2f}x {default_choice(pair['def'][0]):>3}")
-                        os.unlink(path)
-                busy_cases.clear()
+                    times = interleaved(pairs, args.runs, before=os.sync)
+                    for f in rows:
+                        name = f["ggml_name"].lower()
+                        t = {cmd: times[name, cmd] for cmd in ("1t", "def")}
+                        print(f"{name:9} {min(t['1t']) / min(t['def']):6.2f}x {median_ratio(t, '1t', 'def'):6.2f}x "
+                              f"{default_choice(cases[name, 'def'][0]):>3}")
+            for f in rows:
+                os.unlink(os.path.join(work, f["ggml_name"].lower() + ".gguf"))
 
             model = os.path.join(work, "model.gguf")
             with open(model, "wb") as g:
