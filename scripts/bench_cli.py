@@ -1,6 +1,6 @@
 """End-to-end timings for scripts/bench-cli (issue 13). Every figure is a ratio measured in this run:
-the commands of one comparison run alternately, round after round, and each keeps its fastest time.
-In the dequant comparisons every format's commands run in each round.
+the commands of one comparison run alternately, round after round, in a new random order each round,
+and each keeps its fastest time. In the dequant comparisons every format's commands run in each round.
 
   dequant: one tensor per format, OUT_MIB of float32 output, `onnxq dequant --threads 1` and with the
            default threads, against `cat` of a same-size file to the same directory (file system) and
@@ -19,7 +19,9 @@ Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [-
 """
 import argparse
 import json
+import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -46,17 +48,23 @@ def spawn_time(argv, stdout_path=None, cwd=None):
 
 
 def interleaved(cases, runs, before=None):
-    """cases: name -> (argv, stdout_path). Runs them in turn `runs` times; name -> list of ns, one
-    per round. An untimed round comes first, so that every timed run of every comparison replaces
-    its own earlier output (no command gets a first run onto a missing file)."""
+    """cases: name -> (argv, stdout_path). Runs them all `runs` times, each round in a new random
+    order; name -> list of ns, one per round. In a fixed order, the second of two identical
+    commands measured up to 9% faster on ext4 (the median over 30 rounds), so the order is
+    shuffled (with a fixed seed: runs are repeatable). An untimed round comes first, so that every
+    timed run of every comparison replaces its own earlier output (no command gets a first run
+    onto a missing file)."""
     times = {name: [] for name in cases}
     for name, (argv, out) in cases.items():
         spawn_time(argv, out)
+    order = list(cases)
+    shuffle = random.Random(13).shuffle
     for _ in range(runs):
-        for name, (argv, out) in cases.items():
+        shuffle(order)
+        for name in order:
             if before:
                 before()
-            times[name].append(spawn_time(argv, out))
+            times[name].append(spawn_time(*cases[name]))
     return times
 
 
@@ -68,6 +76,19 @@ def best_interleaved(cases, runs, before=None):
 def median_ratio(times, num, den):
     """The median over rounds of times[num] / times[den], both measured in each round."""
     return statistics.median(a / b for a, b in zip(times[num], times[den]))
+
+
+def median_interval(times, num, den):
+    """(median, low, high) of the rounds' ratios times[num] / times[den]: [low, high] holds the
+    true median with at least 95% probability whatever the ratios' distribution (the order
+    statistics j and n + 1 - j, j the largest with 1 - 2 P(Binomial(n, 1/2) < j) >= 0.95), so
+    an interval wholly below 1.0 is a slowdown that noise does not explain. Below 6 rounds no
+    interval reaches 95%: low and high are then 0 and infinity."""
+    r = sorted(a / b for a, b in zip(times[num], times[den]))
+    n, j = len(r), 0
+    while j + 1 <= n // 2 and 1 - 2 * sum(math.comb(n, i) for i in range(j + 1)) / 2 ** n >= 0.95:
+        j += 1
+    return statistics.median(r), (r[j - 1] if j else 0.0), (r[n - j] if j else math.inf)
 
 
 def default_choice(argv):
@@ -164,10 +185,12 @@ def main():
             out = os.path.join(work, "out")
             print(f"\n== dequant to {d} ({fs}): {args.out_mib} MiB of float32 per tensor")
             print(f"{'format':9} {'1 thread':>9} {'default':>9} {'med 1t':>7} {'med def':>7} {'1t/zero':>8} "
-                  f"{'def/zero':>8} {'def/1t':>7} {'median':>7} {'thr':>3}   (x cat: cat time / onnxq time, best "
-                  f"times; med: median of the rounds' ratios against cat; /zero: head -c N /dev/zero; def/1t: best "
-                  f"times; median: of the rounds' ratios; thr: the default's threads)")
+                  f"{'def/zero':>8} {'def/1t':>7} {'median [95%]':>20} {'thr':>3}   (x cat: cat time / onnxq "
+                  f"time, best times; med: median of the rounds' ratios against cat; /zero: head -c N /dev/zero; "
+                  f"def/1t: best times; median: of the rounds' ratios, with its 95% interval; thr: the default's "
+                  f"threads)")
             worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9}
+            below, above = [], []  # formats whose default / 1 thread interval is wholly below or above 1
             model_tensors, model_out = [], 0
             # Every format's commands run in each round, so that a slow stretch of this machine
             # (seconds long) costs one round of many formats, not every round of one. Each command
@@ -200,28 +223,34 @@ def main():
                 b = {cmd: min(v) for cmd, v in t.items()}
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
-                med = median_ratio(t, "1t", "def")
+                med, lo, hi = median_interval(t, "1t", "def")
+                below += [name] if hi < 1 else []
+                above += [name] if lo > 1 else []
                 m1, md = median_ratio(t, "cat", "1t"), median_ratio(t, "cat", "def")
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
                 worst["med1t"], worst["meddef"] = min(worst["med1t"], m1), min(worst["meddef"], md)
                 worst["def1"], worst["median"] = min(worst["def1"], b["1t"] / b["def"]), min(worst["median"], med)
                 print(f"{name:9} {r1:8.2f}x {rd:8.2f}x {m1:6.2f}x {md:6.2f}x {z1:7.2f}x {zd:7.2f}x"
-                      f" {b['1t'] / b['def']:6.2f}x {med:6.2f}x {default_choice(cases[name, 'def'][0]):>3}"
+                      f" {b['1t'] / b['def']:6.2f}x {med:6.2f}x [{lo:.2f}, {hi:.2f}] "
+                      f"{default_choice(cases[name, 'def'][0]):>3}"
                       f"   cat {b['cat'] / 1e6:.1f} ms")
             print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat (best times); "
                   f"1 thread {worst['med1t']:.2f}x cat, default {worst['meddef']:.2f}x cat (median of rounds); "
                   f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
+            print(f"default / 1 thread, 95% interval of the median wholly below 1.0 (slower): "
+                  f"{', '.join(below) or 'none'}; wholly above 1.0 (faster): {', '.join(above) or 'none'}")
             if args.busy:
                 print(f"\n== dequant to {d} ({fs}) with a busy loop on each of the {os.cpu_count()} CPUs: default "
                       f"against one thread")
-                print(f"{'format':9} {'def/1t':>7} {'median':>7} {'thr':>3}")
+                print(f"{'format':9} {'def/1t':>7} {'median [95%]':>20} {'thr':>3}")
                 pairs = {key: case for key, case in cases.items() if key[1] in ("1t", "def")}
                 with BusyCpus():
                     times = interleaved(pairs, args.runs, before=os.sync)
                     for f in rows:
                         name = f["ggml_name"].lower()
                         t = {cmd: times[name, cmd] for cmd in ("1t", "def")}
-                        print(f"{name:9} {min(t['1t']) / min(t['def']):6.2f}x {median_ratio(t, '1t', 'def'):6.2f}x "
+                        med, lo, hi = median_interval(t, "1t", "def")
+                        print(f"{name:9} {min(t['1t']) / min(t['def']):6.2f}x {med:6.2f}x [{lo:.2f}, {hi:.2f}] "
                               f"{default_choice(cases[name, 'def'][0]):>3}")
             for f in rows:
                 os.unlink(os.path.join(work, f["ggml_name"].lower() + ".gguf"))
