@@ -6,7 +6,8 @@ and each keeps its fastest time. In the dequant comparisons every format's comma
            default threads, against `cat` of a same-size file to the same directory (file system) and
            against `head -c N /dev/zero` (write only). The ratios against cat and default against one
            thread are also given as the median of the rounds' own ratios (each round runs both), which
-           one lucky or unlucky run cannot move; and the thread count the default chose (its -vv log);
+           one lucky or unlucky run cannot move, the latter with a 95% interval, next to a control
+           (--threads 1 run twice); and the thread count the default chose (its -vv log);
   busy:    with --busy, the same default-against-one-thread comparison with a busy loop on every CPU
            (each run, as above, after an untimed sync);
   model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
@@ -81,9 +82,11 @@ def median_ratio(times, num, den):
 def median_interval(times, num, den):
     """(median, low, high) of the rounds' ratios times[num] / times[den]: [low, high] holds the
     true median with at least 95% probability whatever the ratios' distribution (the order
-    statistics j and n + 1 - j, j the largest with 1 - 2 P(Binomial(n, 1/2) < j) >= 0.95), so
-    an interval wholly below 1.0 is a slowdown that noise does not explain. Below 6 rounds no
-    interval reaches 95%: low and high are then 0 and infinity."""
+    statistics j and n + 1 - j, j the largest with 1 - 2 P(Binomial(n, 1/2) < j) >= 0.95) if the
+    rounds are independent. This machine's noise is not (slow stretches span rounds), so the
+    dequant section runs a control, the same command twice, to show how often noise alone puts
+    an interval wholly off 1.0. Below 6 rounds no interval reaches 95%: low and high are then 0
+    and infinity."""
     r = sorted(a / b for a, b in zip(times[num], times[den]))
     n, j = len(r), 0
     while j + 1 <= n // 2 and 1 - 2 * sum(math.comb(n, i) for i in range(j + 1)) / 2 ** n >= 0.95:
@@ -191,6 +194,7 @@ def main():
                   f"threads)")
             worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9}
             below, above = [], []  # formats whose default / 1 thread interval is wholly below or above 1
+            same_below, same_above = [], []  # the same for --threads 1 against itself: the noise's share
             model_tensors, model_out = [], 0
             # Every format's commands run in each round, so that a slow stretch of this machine
             # (seconds long) costs one round of many formats, not every round of one. Each command
@@ -215,6 +219,7 @@ def main():
                 cases[name, "cat"] = ([cat, same], out + ".cat")
                 cases[name, "zero"] = ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero")
                 cases[name, "1t"] = (dequant + [out + ".1t", "--threads", "1"], None)
+                cases[name, "1t again"] = (dequant + [out + ".1t-again", "--threads", "1"], None)
                 cases[name, "def"] = (dequant + [out + ".def"], None)
             times = interleaved(cases, args.runs, before=os.sync)
             for f in rows:
@@ -226,6 +231,9 @@ def main():
                 med, lo, hi = median_interval(t, "1t", "def")
                 below += [name] if hi < 1 else []
                 above += [name] if lo > 1 else []
+                _, same_lo, same_hi = median_interval(times, (name, "1t"), (name, "1t again"))
+                same_below += [name] if same_hi < 1 else []
+                same_above += [name] if same_lo > 1 else []
                 m1, md = median_ratio(t, "cat", "1t"), median_ratio(t, "cat", "def")
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
                 worst["med1t"], worst["meddef"] = min(worst["med1t"], m1), min(worst["meddef"], md)
@@ -239,6 +247,8 @@ def main():
                   f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
             print(f"default / 1 thread, 95% interval of the median wholly below 1.0 (slower): "
                   f"{', '.join(below) or 'none'}; wholly above 1.0 (faster): {', '.join(above) or 'none'}")
+            print(f"control, --threads 1 against itself (the same code, run twice in each round): wholly below "
+                  f"1.0: {', '.join(same_below) or 'none'}; wholly above 1.0: {', '.join(same_above) or 'none'}")
             if args.busy:
                 print(f"\n== dequant to {d} ({fs}) with a busy loop on each of the {os.cpu_count()} CPUs: default "
                       f"against one thread")
