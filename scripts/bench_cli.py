@@ -74,9 +74,14 @@ def best_interleaved(cases, runs, before=None):
     return {name: min(t) for name, t in interleaved(cases, runs, before).items()}
 
 
+def round_ratios(times, num, den):
+    """times[num] / times[den] of each round (both are measured in every round)."""
+    return [a / b for a, b in zip(times[num], times[den])]
+
+
 def median_ratio(times, num, den):
-    """The median over rounds of times[num] / times[den], both measured in each round."""
-    return statistics.median(a / b for a, b in zip(times[num], times[den]))
+    """The median over rounds of times[num] / times[den]."""
+    return statistics.median(round_ratios(times, num, den))
 
 
 def median_interval(times, num, den):
@@ -87,11 +92,19 @@ def median_interval(times, num, den):
     dequant section runs a control, the same command twice, to show how often noise alone puts
     an interval wholly off 1.0. Below 6 rounds no interval reaches 95%: low and high are then 0
     and infinity."""
-    r = sorted(a / b for a, b in zip(times[num], times[den]))
+    r = sorted(round_ratios(times, num, den))
     n, j = len(r), 0
     while j + 1 <= n // 2 and 1 - 2 * sum(math.comb(n, i) for i in range(j + 1)) / 2 ** n >= 0.95:
         j += 1
     return statistics.median(r), (r[j - 1] if j else 0.0), (r[n - j] if j else math.inf)
+
+
+def wholly_off_one(intervals):
+    """intervals: name -> (low, high). The names whose interval lies wholly below 1.0, and those
+    wholly above, each as text ("none" for none)."""
+    below = [name for name, (low, high) in intervals.items() if high < 1]
+    above = [name for name, (low, high) in intervals.items() if low > 1]
+    return ", ".join(below) or "none", ", ".join(above) or "none"
 
 
 def default_choice(argv):
@@ -193,8 +206,9 @@ def main():
                   f"def/1t: best times; median: of the rounds' ratios, with its 95% interval; thr: the default's "
                   f"threads)")
             worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9}
-            below, above = [], []  # formats whose default / 1 thread interval is wholly below or above 1
-            same_below, same_above = [], []  # the same for --threads 1 against itself: the noise's share
+            names = [f["ggml_name"].lower() for f in rows]
+            # Per format, the 95% interval of default / 1 thread and of --threads 1 against itself.
+            default_intervals, control_intervals = {}, {}
             model_tensors, model_out = [], 0
             # Every format's commands run in each round, so that a slow stretch of this machine
             # (seconds long) costs one round of many formats, not every round of one. Each command
@@ -202,8 +216,8 @@ def main():
             # with no dirty pages (sync, untimed), so that one command's write-back is not charged
             # to the next.
             cases = {}
-            for f in rows:
-                name, be = f["ggml_name"].lower(), f["block_elements"]
+            for name, f in zip(names, rows):
+                be = f["block_elements"]
                 blocks = open(os.path.join(args.blocks_dir, name + ".bin"), "rb").read()
                 n = elements // be * be
                 path = os.path.join(work, name + ".gguf")
@@ -222,18 +236,14 @@ def main():
                 cases[name, "1t again"] = (dequant + [out + ".1t-again", "--threads", "1"], None)
                 cases[name, "def"] = (dequant + [out + ".def"], None)
             times = interleaved(cases, args.runs, before=os.sync)
-            for f in rows:
-                name = f["ggml_name"].lower()
+            for name in names:
                 t = {cmd: times[name, cmd] for cmd in ("cat", "zero", "1t", "def")}
                 b = {cmd: min(v) for cmd, v in t.items()}
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
                 med, lo, hi = median_interval(t, "1t", "def")
-                below += [name] if hi < 1 else []
-                above += [name] if lo > 1 else []
-                _, same_lo, same_hi = median_interval(times, (name, "1t"), (name, "1t again"))
-                same_below += [name] if same_hi < 1 else []
-                same_above += [name] if same_lo > 1 else []
+                default_intervals[name] = lo, hi
+                control_intervals[name] = median_interval(times, (name, "1t"), (name, "1t again"))[1:]
                 m1, md = median_ratio(t, "cat", "1t"), median_ratio(t, "cat", "def")
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
                 worst["med1t"], worst["meddef"] = min(worst["med1t"], m1), min(worst["meddef"], md)
@@ -245,10 +255,12 @@ def main():
             print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat (best times); "
                   f"1 thread {worst['med1t']:.2f}x cat, default {worst['meddef']:.2f}x cat (median of rounds); "
                   f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
-            print(f"default / 1 thread, 95% interval of the median wholly below 1.0 (slower): "
-                  f"{', '.join(below) or 'none'}; wholly above 1.0 (faster): {', '.join(above) or 'none'}")
+            below, above = wholly_off_one(default_intervals)
+            print(f"default / 1 thread, 95% interval of the median wholly below 1.0 (slower): {below}; "
+                  f"wholly above 1.0 (faster): {above}")
+            below, above = wholly_off_one(control_intervals)
             print(f"control, --threads 1 against itself (the same code, run twice in each round): wholly below "
-                  f"1.0: {', '.join(same_below) or 'none'}; wholly above 1.0: {', '.join(same_above) or 'none'}")
+                  f"1.0: {below}; wholly above 1.0: {above}")
             if args.busy:
                 print(f"\n== dequant to {d} ({fs}) with a busy loop on each of the {os.cpu_count()} CPUs: default "
                       f"against one thread")
@@ -256,14 +268,13 @@ def main():
                 pairs = {key: case for key, case in cases.items() if key[1] in ("1t", "def")}
                 with BusyCpus():
                     times = interleaved(pairs, args.runs, before=os.sync)
-                    for f in rows:
-                        name = f["ggml_name"].lower()
+                    for name in names:
                         t = {cmd: times[name, cmd] for cmd in ("1t", "def")}
                         med, lo, hi = median_interval(t, "1t", "def")
                         print(f"{name:9} {min(t['1t']) / min(t['def']):6.2f}x {med:6.2f}x [{lo:.2f}, {hi:.2f}] "
                               f"{default_choice(cases[name, 'def'][0]):>3}")
-            for f in rows:
-                os.unlink(os.path.join(work, f["ggml_name"].lower() + ".gguf"))
+            for name in names:
+                os.unlink(os.path.join(work, name + ".gguf"))
 
             model = os.path.join(work, "model.gguf")
             with open(model, "wb") as g:
