@@ -83,9 +83,9 @@ MemoryEstimate estimate_memory(const GgufFile& model, const EstimateOptions& opt
                      std::to_string(options.context));
   if (options.batch == 0 || options.ubatch == 0) invalid_argument("batch sizes must be at least 1");
 
-  const ModelSummary s = summarize_model(model);
   MemoryEstimate e;
-  e.notes = s.notes;
+  e.model = summarize_model(model);
+  const ModelSummary& s = e.model;
   e.k_type = options.k_type ? options.k_type : find_format("f16");
   e.v_type = options.v_type ? options.v_type : find_format("f16");
   e.context = options.context;

@@ -230,7 +230,7 @@ TEST(MemoryEstimate, MissingKeysGiveWeightsAndNotes) {
   EXPECT_EQ(e.layer_weights.total(), 512u);
   EXPECT_EQ(e.input_weights.ram, 4096u);
   EXPECT_EQ(e.k_cache.total(), 0u);
-  EXPECT_FALSE(e.notes.empty());
+  EXPECT_FALSE(e.model.notes.empty());
   // The vocabulary comes from token_embd's second dimension: logits 4 * 512 * (32 + 0).
   EXPECT_EQ(e.compute.vram, 4u * 512 * 32);
 

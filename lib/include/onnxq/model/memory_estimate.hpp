@@ -50,6 +50,7 @@ struct LayerMemory {
 };
 
 struct MemoryEstimate {
+  ModelSummary model;           // what the estimate was made from
   std::uint64_t context = 0;    // as asked
   std::uint64_t cells = 0;      // KV cells of a full-context layer: context rounded up to 256
   std::uint64_t swa_cells = 0;  // KV cells of a sliding-window layer (0 without one)
@@ -70,7 +71,7 @@ struct MemoryEstimate {
   MemorySplit compute;         // approximate (see estimate_memory)
 
   std::vector<LayerMemory> layers;
-  std::vector<std::string> notes;  // assumptions made and keys ignored, one line each
+  std::vector<std::string> notes;  // the estimate's assumptions, one line each (the model's own are in model.notes)
 
   MemorySplit weights() const;
   MemorySplit total() const;
