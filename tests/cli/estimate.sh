@@ -81,6 +81,7 @@ assert cpu["vram"]["total"] == 0 and cpu["ram"]["total"] == full["total"]["total
 # The last two layers offloaded; the output layer stays in RAM with the first two.
 assert half["vram"]["weights"] == layer(2) + layer(3) and half["ram"]["weights"] == embeddings + layer(0) + layer(1) + output
 assert half["vram"]["k_cache"] == half["ram"]["k_cache"] == 2 * 4096 * 16 * 2
+assert half["total"]["k_cache"] == half["total"]["v_cache"] == 4 * 4096 * 16 * 2, half["total"]
 assert [l["offloaded"] for l in half["per_layer"]] == [False, False, True, True]
 assert half["ram"]["compute"] == half["vram"]["compute"] == 4 * 512 * 512
 # MoE, q8_0 K (34 bytes per 32 values) and f32 V: 2 layers of one KV head of 32.

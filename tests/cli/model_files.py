@@ -39,7 +39,7 @@ def tensor(name, ne, t):
 
 TOKENS = ["<unk>", "<s>", "</s>", "<|eot_id|>", "\u2581hello", "\u0120world", "a\tb", "x|y", "back`tick", "<pad>"] + \
          [f"w{i}" for i in range(30)]
-TYPES = [2, 3, 3, 3, 1, 1, 1, 1, 1, 4] + [1] * 30
+TYPES = [2, 3, 3, 3, 1, 1, 1, 1, 4, 1] + [1] * 30  # <pad> is special only by tokenizer.ggml.padding_token_id
 TEMPLATE = "{% for m in messages %}<|{{ m.role }}|>\n{{ m.content }}{% endfor %}"
 
 

@@ -111,7 +111,7 @@ check "tokens shows id, quoted text, type, score and role" grep -qE '^ +1 +"<s>"
 check "tokens escapes control characters as the tables do" grep -qE '^ +6 +"a\\tb" +normal +-6 *$' "$WORK/tokens.txt"
 check "tokens by id" test "$("$ONNXQ" tokens "$m/llama.gguf" 4 2 | awk 'NR > 1 {print $1}' | tr '\n' ' ')" = "2 4 "
 check "tokens --find matches the stored text" test "$("$ONNXQ" tokens "$m/llama.gguf" --find world | awk 'NR > 1 {print $1}')" = 5
-check "tokens --special: control, user-defined, unknown and named ones" test "$("$ONNXQ" tokens "$m/llama.gguf" --special | awk 'NR > 1 {print $1}' | tr '\n' ' ')" = "0 1 2 3 9 "
+check "tokens --special: control, user-defined, unknown and named ones" test "$("$ONNXQ" tokens "$m/llama.gguf" --special | awk 'NR > 1 {print $1}' | tr '\n' ' ')" = "0 1 2 3 8 9 "
 "$ONNXQ" tokens --json "$m/llama.gguf" >"$WORK/tokens.json"
 "$ONNXQ" tokens --markdown "$m/llama.gguf" >"$WORK/tokens.md"
 check "tokens --json and --markdown give every token's exact text" env PYTHONPATH="$here" "$PYTHON" - "$WORK" <<'PY'
