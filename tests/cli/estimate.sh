@@ -5,17 +5,10 @@
 # --gpu-layers; text, JSON and markdown agree; a remote, split or big-endian copy estimates the same,
 # and a remote one is read only as far as its header.
 source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/serve.bash"
 here=$(dirname "$0")
 PYTHONPATH=$here "$PYTHON" "$here/model_files.py" "$WORK"
 m=$WORK
-servers=()
-cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${servers[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY HF_TOKEN
 
 # gguf-view's calcMemoryUsage (@huggingface/gguf cli.ts): per layer n_embd_head_k * n_head_kv[i] *
 # n_ctx elements of f16, n_embd_head_k = key_length or n_embd / n_head, an absent or zero per-layer
@@ -150,16 +143,9 @@ kv, ts = mf.llama()
 ts.append(mf.tensor("blk.3.ffn_extra.weight", [4096, 2048], mf.F16))
 mf.write_gguf(sys.argv[1], [(k.encode(), t, p) for k, (t, p) in kv], ts, 32)
 PY
-rm -f "$WORK/port"
-"$PYTHON" "$here/range_server.py" "$WORK/root" "$WORK/server.log" "$WORK/port" &
-servers+=($!)
-for _ in $(seq 100); do
-  [ -s "$WORK/port" ] && break
-  sleep 0.1
-done
-url=http://127.0.0.1:$(cat "$WORK/port")
-check "over http the estimate is the local one" same_estimate "$WORK/root/big.gguf" "$url/files/big.gguf"
-sent=$("$PYTHON" -c 'import json,sys; print(sum(r["sent"] for r in map(json.loads, open(sys.argv[1])) if r["path"] == "/files/big.gguf"))' "$WORK/server.log")
-check "reading only the header: $sent of 16 MiB sent" test "$sent" -lt 1048576
-check "and hf:// too" env HF_ENDPOINT="$url" bash -c "mkdir -p '$WORK/root/hf/org/repo/main' && cp '$WORK/root/big.gguf' '$WORK/root/hf/org/repo/main/' && $(declare -f same_estimate); ONNXQ='$ONNXQ' PYTHON='$PYTHON' WORK='$WORK' same_estimate '$WORK/root/big.gguf' hf://org/repo/big.gguf"
+start_server "$WORK/root"
+check "over http the estimate is the local one" same_estimate "$WORK/root/big.gguf" "$URL/files/big.gguf"
+bytes=$(sent /files/big.gguf)
+check "reading only the header: $bytes of 16 MiB sent" test "$bytes" -lt 1048576
+check "and hf:// too" env HF_ENDPOINT="$URL" bash -c "mkdir -p '$WORK/root/hf/org/repo/main' && cp '$WORK/root/big.gguf' '$WORK/root/hf/org/repo/main/' && $(declare -f same_estimate); ONNXQ='$ONNXQ' PYTHON='$PYTHON' WORK='$WORK' same_estimate '$WORK/root/big.gguf' hf://org/repo/big.gguf"
 finish

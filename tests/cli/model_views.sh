@@ -3,6 +3,7 @@
 # and list, on small models written by model_files.py (llama-like with a tokenizer, per-layer KV
 # heads, a sliding-window, a recurrent and an MoE architecture, one with missing and odd keys).
 source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/serve.bash"
 here=$(dirname "$0")
 PYTHONPATH=$here "$PYTHON" "$here/model_files.py" "$WORK"
 m=$WORK
@@ -135,4 +136,33 @@ check "and says the vocabulary size" grep -q 'token id 40 is out of range: the v
 check "tokens: a file without a vocabulary is exit 2" expect_exit 2 "$ONNXQ" tokens "$TESTDATA/zoo.gguf"
 check "and says so" grep -q 'no tokenizer vocabulary' "$WORK/err"
 check "tokens: a negative id is a usage error" expect_exit 1 "$ONNXQ" tokens "$m/llama.gguf" -- -1
+
+# --- the same views of a big-endian copy, a split copy and a remote copy ---
+same() {  # same CMD A B [ARGS...]: CMD --json agrees on A and B but for the fields naming the file
+  local cmd=$1 a=$2 b=$3
+  shift 3
+  "$ONNXQ" "$cmd" --json "$a" "$@" >"$WORK/a.json" && "$ONNXQ" "$cmd" --json "$b" "$@" >"$WORK/b.json" &&
+    "$PYTHON" -c '
+import json, sys
+def strip(d):
+    if isinstance(d, dict):
+        for k in ("file", "file_size", "data_offset", "n_kv", "n_tensors", "endianness", "shards", "scope"):
+            d.pop(k, None)
+    return d
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+assert a == b, (a, b)' "$WORK/a.json" "$WORK/b.json"
+}
+"$PYTHON" "$here/gguf_tool.py" big-endian "$m/llama.gguf" "$WORK/be.gguf" FUGG
+check "big-endian: info --json the same" same info "$m/llama.gguf" "$WORK/be.gguf"
+check "big-endian: tokens --json the same" same tokens "$m/llama.gguf" "$WORK/be.gguf"
+check "big-endian: list --markdown the same" diff <("$ONNXQ" list --markdown "$m/llama.gguf" | tail -n +2) <("$ONNXQ" list --markdown "$WORK/be.gguf" | tail -n +2)
+mkdir -p "$WORK/root"
+"$PYTHON" "$here/gguf_tool.py" split "$m/llama.gguf" "$WORK/root/split" 3
+check "split: info --json of any shard summarizes the model" same info "$m/llama.gguf" "$WORK/root/split-00003-of-00003.gguf"
+check "split: tokens of any shard" same tokens "$m/llama.gguf" "$WORK/root/split-00002-of-00003.gguf"
+cp "$m/llama.gguf" "$WORK/root/"
+start_server "$WORK/root"
+check "remote: info --json the same" same info "$m/llama.gguf" "$URL/files/llama.gguf"
+check "remote: tokens --json the same" same tokens "$m/llama.gguf" "$URL/files/llama.gguf"
+check "remote split: info --json the same" same info "$m/llama.gguf" "$URL/files/split-00001-of-00003.gguf"
 finish

@@ -8,20 +8,6 @@ std::string type_text(const GgufValue& v) {
   return "array of " + std::string(gguf_type_name(v.as_array().element_type()));
 }
 
-bool is_integer_type(GgufType t) {
-  switch (t) {
-    case GgufType::UInt8:
-    case GgufType::Int8:
-    case GgufType::UInt16:
-    case GgufType::Int16:
-    case GgufType::UInt32:
-    case GgufType::Int32:
-    case GgufType::UInt64:
-    case GgufType::Int64: return true;
-    default: return false;
-  }
-}
-
 bool is_signed_negative(const GgufValue& v) {
   switch (v.type()) {
     case GgufType::Int8:
@@ -105,7 +91,7 @@ std::optional<MetadataReader::LayerArray> MetadataReader::per_layer(std::string_
     return LayerArray{{*one}, false};
   }
   const GgufArray a = v->as_array();
-  if (!is_integer_type(a.element_type())) {
+  if (!a.empty() && !a.at(0).is_integer()) {
     wrong_type(key, *v, "a non-negative integer or an array of them");
     return std::nullopt;
   }
@@ -132,7 +118,7 @@ std::optional<std::vector<bool>> MetadataReader::layer_flags(std::string_view ke
   const GgufValue* v = find(key);
   if (!v || v->type() != GgufType::Array) return std::nullopt;
   const GgufArray a = v->as_array();
-  if (a.element_type() != GgufType::Bool && !is_integer_type(a.element_type())) {
+  if (a.element_type() != GgufType::Bool && !a.empty() && !a.at(0).is_integer()) {
     wrong_type(key, *v, "an array of bools");
     return std::nullopt;
   }

@@ -152,17 +152,7 @@ TEST(MemoryEstimate, SlidingWindowLayersKeepAWindowOfCells) {
 }
 
 TEST(MemoryEstimate, RecurrentLayersKeepStatesNotCaches) {
-  GgufBuilder b;
-  b.kv_str("general.architecture", "mamba");
-  b.kv_u32("mamba.embedding_length", 64);
-  b.kv_u32("mamba.block_count", 2);
-  b.kv_u32("mamba.ssm.conv_kernel", 4);
-  b.kv_u32("mamba.ssm.inner_size", 128);
-  b.kv_u32("mamba.ssm.state_size", 16);
-  b.tensor("token_embd.weight", {64, 32}, kTypeF16);
-  b.tensor("blk.0.ssm_in.weight", {64, 256}, kTypeQ4_0);
-  b.tensor("blk.1.ssm_in.weight", {64, 256}, kTypeQ4_0);
-  const BuiltModel m(b);
+  const BuiltModel m(mamba_like());
   EstimateOptions o = with_context(4096);
   o.gpu_layers = 1;
   const MemoryEstimate e = estimate_memory(m.file, o);
@@ -174,14 +164,7 @@ TEST(MemoryEstimate, RecurrentLayersKeepStatesNotCaches) {
   EXPECT_EQ(e.layer_weights.ram, 18u * 2 * 256);
 
   // A hybrid (jamba): attention layers 1 and 3 have caches, recurrent layers 0 and 2 states.
-  LlamaOptions lo;
-  lo.architecture = "jamba";
-  lo.head_count_kv = {0, 2, 0, 2};
-  GgufBuilder j = llama_like(lo);
-  j.kv_u32("jamba.ssm.conv_kernel", 4);
-  j.kv_u32("jamba.ssm.inner_size", 128);
-  j.kv_u32("jamba.ssm.state_size", 16);
-  const BuiltModel jm(j);
+  const BuiltModel jm(jamba_like());
   const MemoryEstimate h = estimate_memory(jm.file, with_context(4096));
   EXPECT_EQ(h.k_cache.total(), 2u * 4096 * 16 * 2);
   EXPECT_EQ(h.recurrent_state.total(), 2u * (384 + 2048) * 4);

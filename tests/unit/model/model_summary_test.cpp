@@ -133,18 +133,7 @@ TEST(ModelSummary, SlidingWindowLayersFollowTheArchitecturePattern) {
 
 TEST(ModelSummary, RecurrentAndHybridLayers) {
   // Mamba: every layer keeps a conv state of (d_conv - 1) * d_inner and an SSM state of d_state * d_inner.
-  GgufBuilder b;
-  b.kv_str("general.architecture", "mamba");
-  b.kv_u32("mamba.embedding_length", 64);
-  b.kv_u32("mamba.block_count", 2);
-  b.kv_u32("mamba.ssm.conv_kernel", 4);
-  b.kv_u32("mamba.ssm.inner_size", 128);
-  b.kv_u32("mamba.ssm.state_size", 16);
-  b.kv_u32("mamba.ssm.time_step_rank", 4);
-  b.tensor("token_embd.weight", {64, 32}, kTypeF16);
-  b.tensor("blk.0.ssm_in.weight", {64, 256}, kTypeQ4_0);
-  b.tensor("blk.1.ssm_in.weight", {64, 256}, kTypeQ4_0);
-  const BuiltModel mamba(b);
+  const BuiltModel mamba(mamba_like());
   const ModelSummary s = summarize_model(mamba.file);
   EXPECT_FALSE(s.has_kv_cache);
   EXPECT_EQ(s.recurrent_layers(), 2u);
@@ -166,14 +155,7 @@ TEST(ModelSummary, RecurrentAndHybridLayers) {
   EXPECT_EQ(w.recurrent_s, 1024u);
 
   // Jamba: the layers without KV heads are the recurrent ones.
-  LlamaOptions o;
-  o.architecture = "jamba";
-  o.head_count_kv = {0, 2, 0, 2};
-  GgufBuilder j = llama_like(o);
-  j.kv_u32("jamba.ssm.conv_kernel", 4);
-  j.kv_u32("jamba.ssm.inner_size", 128);
-  j.kv_u32("jamba.ssm.state_size", 16);
-  const BuiltModel jamba(j);
+  const BuiltModel jamba(jamba_like());
   const ModelSummary h = summarize_model(jamba.file);
   EXPECT_TRUE(h.has_kv_cache);
   EXPECT_TRUE(h.layers[0].recurrent && !h.layers[0].kv_cache);
@@ -181,8 +163,8 @@ TEST(ModelSummary, RecurrentAndHybridLayers) {
   EXPECT_EQ(h.recurrent_layers(), 2u);
 
   // Qwen3-Next: every 4th layer attends (full_attention_interval), the rest are recurrent.
+  LlamaOptions o;
   o.architecture = "qwen3next";
-  o.head_count_kv = {2};
   const BuiltModel next(llama_like(o));
   const ModelSummary q = summarize_model(next.file);
   EXPECT_TRUE(q.layers[0].recurrent && q.layers[1].recurrent && q.layers[2].recurrent);

@@ -123,6 +123,35 @@ inline GgufBuilder llama_like(const LlamaOptions& o = {}) {
   if (!o.tied_embeddings) b.tensor("output.weight", {64, 32}, kTypeQ8_0);
   return b;
 }
+// Mamba: 2 recurrent layers, n_embd 64, d_conv 4, d_inner 128, d_state 16; token_embd F16 [64, 32]
+// and one Q4_0 [64, 256] matrix per layer (9216 bytes).
+inline GgufBuilder mamba_like() {
+  GgufBuilder b;
+  b.kv_str("general.architecture", "mamba");
+  b.kv_u32("mamba.embedding_length", 64);
+  b.kv_u32("mamba.block_count", 2);
+  b.kv_u32("mamba.ssm.conv_kernel", 4);
+  b.kv_u32("mamba.ssm.inner_size", 128);
+  b.kv_u32("mamba.ssm.state_size", 16);
+  b.kv_u32("mamba.ssm.time_step_rank", 4);
+  b.tensor("token_embd.weight", {64, 32}, kTypeF16);
+  b.tensor("blk.0.ssm_in.weight", {64, 256}, kTypeQ4_0);
+  b.tensor("blk.1.ssm_in.weight", {64, 256}, kTypeQ4_0);
+  return b;
+}
+
+// Jamba: the llama-like model with KV heads {0, 2, 0, 2} (layers 0 and 2 recurrent) and Mamba's SSM keys.
+inline GgufBuilder jamba_like() {
+  LlamaOptions o;
+  o.architecture = "jamba";
+  o.head_count_kv = {0, 2, 0, 2};
+  GgufBuilder b = llama_like(o);
+  b.kv_u32("jamba.ssm.conv_kernel", 4);
+  b.kv_u32("jamba.ssm.inner_size", 128);
+  b.kv_u32("jamba.ssm.state_size", 16);
+  return b;
+}
+
 inline constexpr std::uint64_t kLlamaInputBytes = 4096;
 inline constexpr std::uint64_t kLlamaOutputBytes = 256 + 2176;
 
