@@ -141,10 +141,11 @@ TokenizerSummary summarize_tokenizer(const GgufFile& model) {
     if (t.id >= 0 && static_cast<std::uint64_t>(t.id) < n) wanted[static_cast<std::uint64_t>(t.id)].push_back(&t);
   if (!wanted.empty()) {
     const std::uint64_t last = wanted.rbegin()->first;
-    for_each_token(model, [&](const Token& token) {
-      if (const auto it = wanted.find(token.id); it != wanted.end())
-        for (SpecialToken* t : it->second) t->text = std::string(token.text);
-      return token.id < last;
+    std::uint64_t id = 0;
+    tokens_array(model)->for_each([&](const GgufValue& text) {
+      if (const auto it = wanted.find(id); it != wanted.end())
+        for (SpecialToken* t : it->second) t->text = std::string(text.as_string());
+      return id++ < last;
     });
   }
   for (const SpecialToken& t : s.special)
