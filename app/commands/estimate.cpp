@@ -53,12 +53,14 @@ std::string offload_text(const MemoryEstimate& e) {
   return text + (e.output_offloaded ? " and the output layer" : "; the output layer stays in RAM");
 }
 
-Json split_json(const MemoryEstimate& e, std::uint64_t MemorySplit::*side) {
-  return {{"embeddings", e.input_weights.*side},  {"layers", e.layer_weights.*side},
-          {"output", e.output_weights.*side},     {"weights", e.weights().*side},
-          {"k_cache", e.k_cache.*side},           {"v_cache", e.v_cache.*side},
-          {"recurrent_state", e.recurrent_state.*side}, {"compute", e.compute.*side},
-          {"total", e.total().*side}};
+// The memory rows as JSON, one side (RAM, VRAM or both) picked from each split.
+template <class Pick>
+Json memory_json(const MemoryEstimate& e, Pick pick) {
+  return {{"embeddings", pick(e.input_weights)}, {"layers", pick(e.layer_weights)},
+          {"output", pick(e.output_weights)},    {"weights", pick(e.weights())},
+          {"k_cache", pick(e.k_cache)},          {"v_cache", pick(e.v_cache)},
+          {"recurrent_state", pick(e.recurrent_state)}, {"compute", pick(e.compute)},
+          {"total", pick(e.total())}};
 }
 
 void print_json(const MemoryEstimate& e, const std::string& path) {
@@ -74,11 +76,6 @@ void print_json(const MemoryEstimate& e, const std::string& path) {
                       {"v_cache", l.v_cache},
                       {"recurrent_state", l.recurrent_state}});
   }
-  Json total = {{"embeddings", e.input_weights.total()},  {"layers", e.layer_weights.total()},
-                {"output", e.output_weights.total()},     {"weights", e.weights().total()},
-                {"k_cache", e.k_cache.total()},           {"v_cache", e.v_cache.total()},
-                {"recurrent_state", e.recurrent_state.total()}, {"compute", e.compute.total()},
-                {"total", e.total().total()}};
   std::vector<std::string> notes = e.model.notes;
   notes.insert(notes.end(), e.notes.begin(), e.notes.end());
   const Json out = {{"file", path},
@@ -93,9 +90,9 @@ void print_json(const MemoryEstimate& e, const std::string& path) {
                     {"layers", e.layer_count},
                     {"offloaded_layers", e.offloaded_layers},
                     {"output_offloaded", e.output_offloaded},
-                    {"ram", split_json(e, &MemorySplit::ram)},
-                    {"vram", split_json(e, &MemorySplit::vram)},
-                    {"total", total},
+                    {"ram", memory_json(e, [](const MemorySplit& m) { return m.ram; })},
+                    {"vram", memory_json(e, [](const MemorySplit& m) { return m.vram; })},
+                    {"total", memory_json(e, [](const MemorySplit& m) { return m.total(); })},
                     {"compute_is_approximate", true},
                     {"per_layer", layers},
                     {"notes", notes}};
