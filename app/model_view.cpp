@@ -102,10 +102,10 @@ FieldList model_fields(const ModelSummary& m) {
   if (m.expert_feed_forward_length) f.add("expert feed-forward", plain(std::to_string(*m.expert_feed_forward_length)));
   if (const std::string rope = rope_text(m.rope); !rope.empty()) f.add("RoPE", plain(rope));
   if (m.sliding_window)
-    f.add("sliding window", plain(std::to_string(*m.sliding_window) + " tokens (" +
-                                  std::string(sliding_window_kind_name(m.sliding_window_kind)) + ") on " +
-                                  std::to_string(m.sliding_window_layers()) + " of " +
-                                  count_text(m.layers.size(), "layer", "layers")));
+    f.add("sliding window",
+          plain(std::to_string(*m.sliding_window) + " tokens (" +
+                std::string(sliding_window_kind_name(m.sliding_window_kind)) + ") on " +
+                std::to_string(m.sliding_window_layers()) + " of " + count_text(m.layers.size(), "layer", "layers")));
   if (const std::uint64_t r = m.recurrent_layers())
     f.add("recurrent layers", plain(std::to_string(r) + " of " + std::to_string(m.layers.size()) + " (" +
                                     std::string(recurrent_state_kind_name(m.recurrent_state)) + " state)"));

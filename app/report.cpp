@@ -63,7 +63,8 @@ std::string markdown_plain(std::string_view text) {
 
 void print_heading(std::ostream& out, OutputFormat format, int level, std::string_view title) {
   if (format == OutputFormat::Markdown) {
-    out << std::string(static_cast<std::size_t>(level), '#') << ' ' << markdown_plain(escape_for_terminal(title)) << "\n\n";
+    out << std::string(static_cast<std::size_t>(level), '#') << ' ' << markdown_plain(escape_for_terminal(title))
+        << "\n\n";
   } else if (level > 1) {
     out << title << '\n';
   }
@@ -105,7 +106,8 @@ void print_table(std::ostream& out, OutputFormat format, const Table& table) {
   out << '\n';
   for (const auto& row : table.rows) {
     out << '|';
-    for (std::size_t c = 0; c < columns; ++c) out << ' ' << (c < row.size() ? markdown_of(row[c]) : std::string()) << " |";
+    for (std::size_t c = 0; c < columns; ++c)
+      out << ' ' << (c < row.size() ? markdown_of(row[c]) : std::string()) << " |";
     out << '\n';
   }
   out << '\n';

@@ -3,8 +3,8 @@
 // alone: one MemoryEstimate from the library, printed as text, markdown or JSON.
 #include <charconv>
 #include <iostream>
-#include <optional>
 #include <memory>
+#include <optional>
 
 #include "command.hpp"
 #include "common_options.hpp"
@@ -49,17 +49,22 @@ std::string offload_text(const MemoryEstimate& e) {
   if (e.offloaded_layers == 0 && !e.output_offloaded) return "none: everything in RAM";
   std::string text = std::to_string(e.offloaded_layers) + " of " + std::to_string(e.layer_count) + " layers";
   if (e.offloaded_layers > 0 && e.offloaded_layers < e.layer_count)
-    text += " (" + std::to_string(e.layer_count - e.offloaded_layers) + " to " + std::to_string(e.layer_count - 1) + ")";
+    text +=
+        " (" + std::to_string(e.layer_count - e.offloaded_layers) + " to " + std::to_string(e.layer_count - 1) + ")";
   return text + (e.output_offloaded ? " and the output layer" : "; the output layer stays in RAM");
 }
 
 // The memory rows as JSON, one side (RAM, VRAM or both) picked from each split.
 template <class Pick>
 Json memory_json(const MemoryEstimate& e, Pick pick) {
-  return {{"embeddings", pick(e.input_weights)}, {"layers", pick(e.layer_weights)},
-          {"output", pick(e.output_weights)},    {"weights", pick(e.weights())},
-          {"k_cache", pick(e.k_cache)},          {"v_cache", pick(e.v_cache)},
-          {"recurrent_state", pick(e.recurrent_state)}, {"compute", pick(e.compute)},
+  return {{"embeddings", pick(e.input_weights)},
+          {"layers", pick(e.layer_weights)},
+          {"output", pick(e.output_weights)},
+          {"weights", pick(e.weights())},
+          {"k_cache", pick(e.k_cache)},
+          {"v_cache", pick(e.v_cache)},
+          {"recurrent_state", pick(e.recurrent_state)},
+          {"compute", pick(e.compute)},
           {"total", pick(e.total())}};
 }
 
@@ -180,8 +185,9 @@ void run_estimate(const EstimateCliOptions& opts) {
 void add_estimate_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<EstimateCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "estimate", "Estimate the memory llama.cpp needs to run a model: weights in RAM and on the GPU, K/V caches, "
-                  "compute buffer");
+      "estimate",
+      "Estimate the memory llama.cpp needs to run a model: weights in RAM and on the GPU, K/V caches, "
+      "compute buffer");
   cmd->footer(
       "Examples:\n"
       "  onnxq estimate model.gguf --ctx 8192\n"
@@ -201,8 +207,10 @@ void add_estimate_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--kv-type", opts->kv_type, "Type of the K and V caches (llama.cpp's --cache-type-k/-v)")
       ->capture_default_str()
       ->check(CLI::IsMember(types));
-  cmd->add_option("--kv-type-k", opts->k_type, "Type of the K cache alone (default: --kv-type)")->check(CLI::IsMember(types));
-  cmd->add_option("--kv-type-v", opts->v_type, "Type of the V cache alone (default: --kv-type)")->check(CLI::IsMember(types));
+  cmd->add_option("--kv-type-k", opts->k_type, "Type of the K cache alone (default: --kv-type)")
+      ->check(CLI::IsMember(types));
+  cmd->add_option("--kv-type-v", opts->v_type, "Type of the V cache alone (default: --kv-type)")
+      ->check(CLI::IsMember(types));
   const CLI::Validator layers(
       [](std::string& text) -> std::string {
         return gpu_layers_of(text) ? std::string() : "must be a layer count (0 or more) or 'all', got " + text;
@@ -213,7 +221,9 @@ void add_estimate_command(CLI::App& app, const GlobalOptions&) {
                   "and the output layer; 0: none)")
       ->capture_default_str()
       ->check(layers);
-  cmd->add_option("--batch", opts->batch, "Logical batch size, as llama.cpp's -b")->capture_default_str()->check(positive);
+  cmd->add_option("--batch", opts->batch, "Logical batch size, as llama.cpp's -b")
+      ->capture_default_str()
+      ->check(positive);
   cmd->add_option("--ubatch", opts->ubatch, "Physical batch size (micro-batch), as llama.cpp's -ub")
       ->capture_default_str()
       ->check(positive);

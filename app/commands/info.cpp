@@ -183,15 +183,16 @@ void print_report(const InfoFacts& f, OutputFormat format) {
         shards.add({plain(std::to_string(s.number)), file_text(s.path), plain(std::to_string(s.data_offset)),
                     plain(std::to_string(s.keys)), plain(std::to_string(s.tensors)), plain(std::to_string(s.size))});
       else
-        shards.add({plain(std::to_string(s.number)), s.path.empty() ? plain("?") : file_text(s.path),
-                    plain("missing"), plain("-"), plain("-"), plain("-")});
+        shards.add({plain(std::to_string(s.number)), s.path.empty() ? plain("?") : file_text(s.path), plain("missing"),
+                    plain("-"), plain("-"), plain("-")});
     }
     std::cout << (md ? "" : "\n");
     print_heading(std::cout, format, 2, "Shards");
     print_table(std::cout, format, shards);
   }
   if (f.per_type.empty()) return;
-  Table types{{"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
+  Table types{
+      {"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
   for (const auto& [type, row] : f.per_type) {
     const BlockFormat* format_row = find_format_by_ggml_type(type);
     types.add({plain(std::string(format_row->gguf_name)), plain(std::to_string(row.tensors)),

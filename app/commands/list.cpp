@@ -39,7 +39,8 @@ std::string group_of(std::string_view name) {
 
 std::string bits_text(std::uint64_t bytes, std::uint64_t elements) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", elements ? 8.0 * static_cast<double>(bytes) / static_cast<double>(elements) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.4f",
+                elements ? 8.0 * static_cast<double>(bytes) / static_cast<double>(elements) : 0.0);
   return buf;
 }
 
@@ -109,17 +110,21 @@ void print_markdown(const ListFacts& f, const std::string& path) {
                   std::to_string(all.tensors.size()) + " tensors, " + std::to_string(all.elements) + " elements, " +
                       std::to_string(all.bytes) + " bytes, " + bits_text(all.bytes, all.elements) +
                       " bits per weight.");
-  Table overview{{"group", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
+  Table overview{
+      {"group", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
   for (const std::string& name : order) {
     const Group& g = groups[name];
-    overview.add({name == "base" ? plain(name) : file_text(name), plain(std::to_string(g.tensors.size())), plain(std::to_string(g.elements)),
-                  plain(std::to_string(g.bytes)), plain(bits_text(g.bytes, g.elements))});
+    overview.add({name == "base" ? plain(name) : file_text(name), plain(std::to_string(g.tensors.size())),
+                  plain(std::to_string(g.elements)), plain(std::to_string(g.bytes)),
+                  plain(bits_text(g.bytes, g.elements))});
   }
   print_heading(std::cout, md, 2, "Groups");
   print_table(std::cout, md, overview);
   for (const std::string& name : order) {
     const Group& g = groups[name];
-    Table rows{{"name", "type", "shape", "elements", "bytes", "bits/weight"}, {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right}, {}};
+    Table rows{{"name", "type", "shape", "elements", "bytes", "bits/weight"},
+               {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
+               {}};
     for (const TensorInfo* t : g.tensors)
       rows.add({file_text(t->name), plain(std::string(t->format->gguf_name)), plain(shape_to_string(t->onnx_shape())),
                 plain(std::to_string(t->element_count)), plain(std::to_string(t->byte_size)),

@@ -82,11 +82,12 @@ void print_json(const std::vector<TokenRow>& rows) {
     Json roles = Json::array();
     for (std::string_view r : row.roles) roles.push_back(std::string(r));
     const std::string_view type_name = t.type ? token_type_name(*t.type) : std::string_view();
-    out.push_back({{"id", t.id},
-                   {"text", std::string(t.text)},
-                   {"type", t.type ? (type_name.empty() ? Json(*t.type) : Json(std::string(type_name))) : Json(nullptr)},
-                   {"score", t.score ? Json(static_cast<double>(*t.score)) : Json(nullptr)},
-                   {"roles", roles}});
+    out.push_back(
+        {{"id", t.id},
+         {"text", std::string(t.text)},
+         {"type", t.type ? (type_name.empty() ? Json(*t.type) : Json(std::string(type_name))) : Json(nullptr)},
+         {"score", t.score ? Json(static_cast<double>(*t.score)) : Json(nullptr)},
+         {"roles", roles}});
   }
   std::cout << dump_json(out) << '\n';
 }

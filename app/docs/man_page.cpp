@@ -247,7 +247,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
   example(out, "Look at a model on the Hugging Face Hub, and decode one tensor, without downloading the file:",
           "onnxq list hf://OWNER/REPO/model-q4_k.gguf\n"
           "onnxq dequant hf://OWNER/REPO@main/model-q4_k.gguf --tensor token_embd.weight -o emb.npy");
-  example(out, "The memory llama.cpp needs at a 32k context with a q8_0 cache and 20 layers on the GPU, "
+  example(out,
+          "The memory llama.cpp needs at a 32k context with a q8_0 cache and 20 layers on the GPU, "
           "for a model on the Hub (only its header is read):",
           "onnxq estimate hf://OWNER/REPO/model-Q4_K_M.gguf --ctx 32768 --kv-type q8_0 --gpu-layers 20");
   example(out, "The tokenizer's special tokens, and the tensors by layer as a markdown report:",

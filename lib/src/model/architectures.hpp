@@ -12,13 +12,13 @@
 namespace onnxq::model_detail {
 
 enum class LayerMix : std::uint8_t {
-  Attention,               // every layer attends
-  NoCache,                 // an encoder: llama.cpp creates no KV cache at all
-  Recurrent,               // every layer is recurrent (Mamba, RWKV): no KV cache
-  RecurrentWhereNoKvHeads, // a layer whose head_count_kv is 0 is recurrent, the others attend
-  RecurrentWhereNoKvNoFfn, // ... and whose feed_forward_length is 0 too (nemotron_h's separate MLP layers)
-  AttentionAndRecurrent,   // every layer does both (falcon-h1)
-  RecurrentBetweenFull,    // every full_attention_interval-th layer attends, the others are recurrent
+  Attention,                // every layer attends
+  NoCache,                  // an encoder: llama.cpp creates no KV cache at all
+  Recurrent,                // every layer is recurrent (Mamba, RWKV): no KV cache
+  RecurrentWhereNoKvHeads,  // a layer whose head_count_kv is 0 is recurrent, the others attend
+  RecurrentWhereNoKvNoFfn,  // ... and whose feed_forward_length is 0 too (nemotron_h's separate MLP layers)
+  AttentionAndRecurrent,    // every layer does both (falcon-h1)
+  RecurrentBetweenFull,     // every full_attention_interval-th layer attends, the others are recurrent
 };
 
 // When the architecture's sliding window applies.
@@ -32,8 +32,8 @@ struct ArchitectureRow {
   std::string_view name;  // general.architecture
   LayerMix mix = LayerMix::Attention;
   SlidingWindowKind window = SlidingWindowKind::None;
-  std::uint32_t swa_period = 0;  // llama.cpp's set_swa_pattern(n): of every n layers all but one use the window
-  bool dense_first = false;      // ... the full-attention one is the first of each n, not the last
+  std::uint32_t swa_period = 0;      // llama.cpp's set_swa_pattern(n): of every n layers all but one use the window
+  bool dense_first = false;          // ... the full-attention one is the first of each n, not the last
   std::uint32_t default_window = 0;  // the window when the file has no <arch>.attention.sliding_window
   std::uint32_t fixed_window = 0;    // a window llama.cpp sets whatever the file says
   WindowCondition condition = WindowCondition::Always;

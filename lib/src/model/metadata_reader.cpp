@@ -48,7 +48,8 @@ std::optional<double> MetadataReader::number(std::string_view key) const {
   const GgufValue* v = find(key);
   if (!v) return std::nullopt;
   if (v->type() == GgufType::Float32 || v->type() == GgufType::Float64) return v->as_f64();
-  if (v->is_integer()) return is_signed_negative(*v) ? static_cast<double>(v->as_i64()) : static_cast<double>(v->as_u64());
+  if (v->is_integer())
+    return is_signed_negative(*v) ? static_cast<double>(v->as_i64()) : static_cast<double>(v->as_u64());
   wrong_type(key, *v, "a number");
   return std::nullopt;
 }

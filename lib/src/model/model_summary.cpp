@@ -42,7 +42,8 @@ std::string_view recurrent_state_kind_name(RecurrentStateKind kind) {
 }
 
 std::uint64_t ModelSummary::sliding_window_layers() const {
-  return static_cast<std::uint64_t>(std::count_if(layers.begin(), layers.end(), [](auto& l) { return l.sliding_window; }));
+  return static_cast<std::uint64_t>(
+      std::count_if(layers.begin(), layers.end(), [](auto& l) { return l.sliding_window; }));
 }
 
 std::uint64_t ModelSummary::recurrent_layers() const {
@@ -220,9 +221,9 @@ class Summarizer {
     // the recurrent memory; a layer without heads (or with a head size of 0) gets zero-size tensors.
     const bool attends_too = mix == LayerMix::AttentionAndRecurrent;
     for (LayerAttention& l : s_.layers)
-      l.kv_cache = s_.has_kv_cache && l.kv_heads > 0 && s_.head_dim_k > 0 && !l.shares_kv && (!l.recurrent || attends_too);
-    if (s_.has_kv_cache && !s_.head_count)
-      md_.note("no " + key("attention.head_count") + ": no layer has a KV cache");
+      l.kv_cache =
+          s_.has_kv_cache && l.kv_heads > 0 && s_.head_dim_k > 0 && !l.shares_kv && (!l.recurrent || attends_too);
+    if (s_.has_kv_cache && !s_.head_count) md_.note("no " + key("attention.head_count") + ": no layer has a KV cache");
   }
 
   void sliding_window() {
@@ -257,8 +258,9 @@ class Summarizer {
       window = *window_key;
     } else {
       if (window_key.value_or(0) > 0)
-        md_.note(key("attention.sliding_window") + " is " + std::to_string(*window_key) +
-                 ", but which layers use it is not known for this architecture: every layer is counted at full context");
+        md_.note(
+            key("attention.sliding_window") + " is " + std::to_string(*window_key) +
+            ", but which layers use it is not known for this architecture: every layer is counted at full context");
       return;
     }
     s_.sliding_window_kind = kind;
@@ -297,8 +299,8 @@ class Summarizer {
       } else {
         s_.recurrent_state = RecurrentStateKind::Ssm;
         if (!d_conv || !d_inner || !d_state)
-          md_.note("recurrent layers without " + key("ssm.conv_kernel") + ", ssm.inner_size or ssm.state_size: " +
-                   "their state is counted as 0");
+          md_.note("recurrent layers without " + key("ssm.conv_kernel") +
+                   ", ssm.inner_size or ssm.state_size: " + "their state is counted as 0");
         const auto groups = checked_mul(checked_mul(2, n_group).value_or(UINT64_MAX), d_state.value_or(0));
         const auto width = groups ? checked_add(d_inner.value_or(0), *groups) : std::nullopt;
         r = width ? checked_mul(d_conv.value_or(0) > 0 ? *d_conv - 1 : 0, *width) : std::nullopt;

@@ -128,7 +128,9 @@ TEST(MemoryEstimate, PerLayerKvHeadsAndQuantizedCacheTypes) {
     FAIL() << "expected an error";
   } catch (const Error& err) {
     EXPECT_EQ(err.kind(), ErrorKind::InvalidArgument);
-    EXPECT_NE(std::string(err.what()).find("layer 2's V row of 16 values (16 per head x 1 KV heads)"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("layer 2's V row of 16 values (16 per head x 1 KV heads)"),
+              std::string::npos)
+        << err.what();
   }
 }
 
@@ -229,7 +231,8 @@ TEST(MemoryEstimate, BigEndianFileEstimatesTheSame) {
   const BuiltModel le(llama_like(lo));
   lo.big_endian = true;
   const BuiltModel be(llama_like(lo));
-  const MemoryEstimate a = estimate_memory(le.file, with_context(4096)), b = estimate_memory(be.file, with_context(4096));
+  const MemoryEstimate a = estimate_memory(le.file, with_context(4096)),
+                       b = estimate_memory(be.file, with_context(4096));
   EXPECT_EQ(a.k_cache.total(), b.k_cache.total());
   EXPECT_EQ(a.v_cache.total(), b.v_cache.total());
   EXPECT_EQ(a.total().total(), b.total().total());

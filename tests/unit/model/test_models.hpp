@@ -61,7 +61,8 @@ struct BuiltModel {
   std::vector<std::uint8_t> bytes;
   GgufFile file;
   explicit BuiltModel(const GgufBuilder& b)
-      : bytes(b.build()), file(GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "test.gguf")) {}
+      : bytes(b.build()),
+        file(GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "test.gguf")) {}
   BuiltModel(const BuiltModel&) = delete;
 };
 
@@ -88,7 +89,7 @@ struct LlamaOptions {
   std::vector<std::uint32_t> head_count_kv = {2};  // one value: a scalar key; more: a per-layer array
   std::uint32_t key_length = 0;                    // 0: no key_length / value_length keys
   std::uint32_t value_length = 0;
-  bool tied_embeddings = false;                    // no output.weight
+  bool tied_embeddings = false;  // no output.weight
 };
 
 // A llama-like model: 4 layers, n_embd 64, 8 heads of 8, 2 KV heads (GQA 4), n_ff 128, a

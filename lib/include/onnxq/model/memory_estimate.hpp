@@ -55,7 +55,7 @@ struct MemoryEstimate {
   std::uint64_t cells = 0;      // KV cells of a full-context layer: context rounded up to 256
   std::uint64_t swa_cells = 0;  // KV cells of a sliding-window layer (0 without one)
   std::uint64_t batch = 0;
-  std::uint64_t ubatch = 0;     // min(ubatch, batch), as llama.cpp clamps it
+  std::uint64_t ubatch = 0;  // min(ubatch, batch), as llama.cpp clamps it
   const BlockFormat* k_type = nullptr;
   const BlockFormat* v_type = nullptr;
   std::uint64_t layer_count = 0;
@@ -68,7 +68,7 @@ struct MemoryEstimate {
   MemorySplit k_cache;
   MemorySplit v_cache;
   MemorySplit recurrent_state;
-  MemorySplit compute;         // approximate (see estimate_memory)
+  MemorySplit compute;  // approximate (see estimate_memory)
 
   std::vector<LayerMemory> layers;
   std::vector<std::string> notes;  // the estimate's assumptions, one line each (the model's own are in model.notes)

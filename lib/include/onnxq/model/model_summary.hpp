@@ -34,7 +34,7 @@ enum class SlidingWindowKind { None, Standard, Chunked, Symmetric };
 std::string_view sliding_window_kind_name(SlidingWindowKind kind);  // "none", "standard", ...
 
 // What a recurrent layer keeps per sequence instead of a KV cache.
-enum class RecurrentStateKind { None, Ssm, Wkv, ShortConv };  // Mamba, RWKV, LFM2's short convolution
+enum class RecurrentStateKind { None, Ssm, Wkv, ShortConv };          // Mamba, RWKV, LFM2's short convolution
 std::string_view recurrent_state_kind_name(RecurrentStateKind kind);  // "none", "ssm", "wkv", "shortconv"
 
 // One layer as llama.cpp's memory sees it.
@@ -67,7 +67,7 @@ struct ModelSummary {
   std::optional<LayerValues> head_count;
   std::optional<LayerValues> head_count_kv;
   std::optional<LayerValues> feed_forward_length;
-  std::optional<std::uint64_t> key_length;    // as stored; see head_dim_k for what llama.cpp uses
+  std::optional<std::uint64_t> key_length;  // as stored; see head_dim_k for what llama.cpp uses
   std::optional<std::uint64_t> value_length;
   std::optional<std::uint64_t> expert_count;
   std::optional<std::uint64_t> expert_used_count;
@@ -88,8 +88,8 @@ struct ModelSummary {
   // Derived as llama.cpp derives its hyperparameters (llama_hparams).
   std::uint64_t head_dim_k = 0;  // n_embd_head_k: key_length, else embedding_length / head_count of layer 0
   std::uint64_t head_dim_v = 0;  // n_embd_head_v
-  bool mla = false;              // multi-head latent attention (key_length_mla): the K cache holds the latent, no V cache
-  bool has_kv_cache = true;      // false for an encoder-only architecture (BERT ...), which llama.cpp runs without one
+  bool mla = false;          // multi-head latent attention (key_length_mla): the K cache holds the latent, no V cache
+  bool has_kv_cache = true;  // false for an encoder-only architecture (BERT ...), which llama.cpp runs without one
   std::vector<LayerAttention> layers;  // one per layer (block_count, else the blk.N tensors)
   RecurrentStateKind recurrent_state = RecurrentStateKind::None;
   std::uint64_t recurrent_r = 0;  // n_embd_r: f32 values of a recurrent layer's rolling (conv / token-shift) state
