@@ -55,6 +55,10 @@ CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail) {
   return cmd.add_flag("--json", json, help);
 }
 
+CLI::Option* add_markdown_flag(CLI::App& cmd, bool& markdown) {
+  return cmd.add_flag("--markdown", markdown, "Print the same facts as GitHub markdown tables");
+}
+
 CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
   // Like CLI::NonNegativeNumber (same NONNEGATIVE in --help), with a message a person can read.
   // Text that is not an integer is left to the conversion, which reports it.

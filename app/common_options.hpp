@@ -40,6 +40,10 @@ CLI::Option* add_filter_option(CLI::App& cmd, std::string& glob, FilterOf what =
 // (optional) is appended to the help in parentheses.
 CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail = {});
 
+// --markdown: a flag; the command prints GitHub markdown (headings and tables) instead of its text
+// output. output_format (report.hpp) rejects it together with --json.
+CLI::Option* add_markdown_flag(CLI::App& cmd, bool& markdown);
+
 // --threads N: 0 (the default) means one per core (see decoded_stream.cpp for writes); negative values are a
 // usage error.
 CLI::Option* add_threads_option(CLI::App& cmd, int& threads);

@@ -1,4 +1,5 @@
-// onnxq info: a GGUF file's header facts, tensor counts and bytes per type.
+// onnxq info: a GGUF file's header facts, what the model is, its tokenizer, and tensor counts and
+// bytes per type: one facts struct, printed as text, markdown or JSON.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -9,8 +10,9 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "model_view.hpp"
 #include "partial_model.hpp"
-#include "text_table.hpp"
+#include "report.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -18,6 +20,7 @@ namespace {
 struct InfoOptions {
   std::string path;
   bool json = false;
+  bool markdown = false;
 };
 
 struct TypeTotals {
@@ -26,133 +29,206 @@ struct TypeTotals {
   std::uint64_t bytes = 0;
 };
 
+struct ShardRow {
+  int number = 0;
+  std::string path;
+  bool present = false;
+  std::uint64_t data_offset = 0, keys = 0, tensors = 0, size = 0;
+};
+
+struct InfoFacts {
+  std::string path;
+  const GgufShard* named = nullptr;  // header facts are the named file's
+  bool split = false;
+  std::size_t shard_count = 0;
+  std::size_t missing_shards = 0;
+  std::uint64_t file_bytes = 0;  // counts and sizes cover every shard present
+  std::size_t tensor_count = 0;
+  std::map<std::uint32_t, TypeTotals> per_type;
+  TypeTotals total;
+  double bits_per_weight = 0;
+  std::vector<ShardRow> shards;  // in shard order, missing ones included
+  ModelSummary model;
+  TokenizerSummary tokenizer;
+
+  std::string scope() const { return !split ? "file" : missing_shards == 0 ? "model" : "shards present"; }
+};
+
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 
-void run_info(const InfoOptions& opts) {
-  const GgufFile model = open_present_shards(opts.path);
-  // Header facts are the named file's; counts and sizes cover every shard present.
-  const GgufShard& first = model.named_shard();
-  const bool split = first.split_number > 0;
-  const std::size_t shard_count = model.shards().size() + model.missing_shards().size();
-  std::map<std::uint32_t, TypeTotals> per_type;
-  TypeTotals total;
+InfoFacts gather(const GgufFile& model, const std::string& path) {
+  InfoFacts f;
+  f.path = path;
+  f.named = &model.named_shard();
+  f.split = f.named->split_number > 0;
+  f.missing_shards = model.missing_shards().size();
+  f.shard_count = model.shards().size() + f.missing_shards;
+  f.tensor_count = model.tensors().size();
   for (const TensorInfo& t : model.tensors()) {
-    TypeTotals& row = per_type[t.format->ggml_type];
-    for (TypeTotals* x : {&row, &total}) {
+    TypeTotals& row = f.per_type[t.format->ggml_type];
+    for (TypeTotals* x : {&row, &f.total}) {
       x->tensors += 1;
       x->elements += t.element_count;
       x->bytes += t.byte_size;
     }
   }
-  std::uint64_t file_bytes = 0;
-  for (const auto& s : model.shards()) file_bytes += s.size;
-  const double bpw =
-      total.elements ? 8.0 * static_cast<double>(total.bytes) / static_cast<double>(total.elements) : 0.0;
+  for (const GgufShard& s : model.shards()) {
+    f.file_bytes += s.size;
+    f.shards.push_back({s.split_number, s.path, true, s.data_offset, s.metadata.size(), s.tensors.size(), s.size});
+  }
+  for (const MissingShard& m : model.missing_shards()) f.shards.push_back({m.split_number, m.path, false});
+  std::sort(f.shards.begin(), f.shards.end(), [](const ShardRow& a, const ShardRow& b) { return a.number < b.number; });
+  if (f.total.elements)
+    f.bits_per_weight = 8.0 * static_cast<double>(f.total.bytes) / static_cast<double>(f.total.elements);
+  f.model = summarize_model(model);
+  f.tokenizer = summarize_tokenizer(model);
+  return f;
+}
 
-  if (opts.json) {
-    Json types = Json::array();
-    for (const auto& [type, row] : per_type) {
-      const BlockFormat* f = find_format_by_ggml_type(type);
-      types.push_back({{"type", f->gguf_name},
-                       {"ggml_type", type},
-                       {"format_id", f->format_id},
-                       {"tensors", row.tensors},
-                       {"elements", row.elements},
-                       {"bytes", row.bytes}});
+void print_json(const InfoFacts& f) {
+  Json types = Json::array();
+  for (const auto& [type, row] : f.per_type) {
+    const BlockFormat* format = find_format_by_ggml_type(type);
+    types.push_back({{"type", format->gguf_name},
+                     {"ggml_type", type},
+                     {"format_id", format->format_id},
+                     {"tensors", row.tensors},
+                     {"elements", row.elements},
+                     {"bytes", row.bytes}});
+  }
+  Json shards = Json::array();
+  for (const ShardRow& s : f.shards) {
+    if (!s.present) {
+      shards.push_back({{"shard", s.number}, {"path", s.path}, {"present", false}});
+      continue;
     }
-    Json shards = Json::array();
-    for (const auto& s : model.shards())
-      shards.push_back({{"shard", s.split_number},
-                        {"path", s.path},
-                        {"present", true},
-                        {"size", s.size},
-                        {"tensors", s.tensors.size()},
-                        {"data_offset", s.data_offset},
-                        {"n_kv", s.metadata.size()}});
-    for (const MissingShard& m : model.missing_shards())
-      shards.push_back({{"shard", m.split_number}, {"path", m.path}, {"present", false}});
-    std::sort(shards.begin(), shards.end(), [](const Json& a, const Json& b) { return a["shard"] < b["shard"]; });
-    Json out = {{"file", opts.path},
-                {"scope", !split                           ? "file"
-                          : model.missing_shards().empty() ? "model"
-                                                           : "shards present"},
-                {"gguf_version", first.version},
-                {"endianness", first.big_endian ? "big" : "little"},
-                {"alignment", first.alignment},
-                {"file_size", file_bytes},
-                {"data_offset", first.data_offset},
-                {"n_kv", first.metadata.size()},
-                {"n_tensors", model.tensors().size()},
-                {"parameters", total.elements},
-                {"tensor_bytes", total.bytes},
-                {"bits_per_weight", bpw},
-                {"types", types},
-                {"shards", shards}};
-    std::cout << dump_json(out) << '\n';
-    return;
+    shards.push_back({{"shard", s.number},
+                      {"path", s.path},
+                      {"present", true},
+                      {"size", s.size},
+                      {"tensors", s.tensors},
+                      {"data_offset", s.data_offset},
+                      {"n_kv", s.keys}});
   }
-  std::cout << "file:            " << escape_for_terminal(opts.path) << '\n';
-  if (split)
-    std::cout << "model:           shard " << first.split_number << " of " << shard_count
-              << "; sizes and counts below are for "
-              << (model.missing_shards().empty() ? "the whole model" : "the shards present") << '\n';
-  std::cout << "gguf version:    " << first.version << '\n'
-            << "byte order:      " << (first.big_endian ? "big-endian" : "little-endian") << '\n'
-            << "alignment:       " << first.alignment << '\n'
-            << "file size:       " << file_bytes << " bytes\n";
-  if (!split)
-    std::cout << "data offset:     " << first.data_offset << '\n'
-              << "metadata keys:   " << first.metadata.size() << '\n';
-  std::cout << "tensors:         " << model.tensors().size() << '\n'
-            << "parameters:      " << total.elements << '\n'
-            << "tensor bytes:    " << total.bytes << '\n'
-            << "bits per weight: " << fixed(bpw, 3) << '\n';
-  if (split) {
-    std::cout << "shards:          " << shard_count;
-    if (!model.missing_shards().empty()) std::cout << " (" << model.missing_shards().size() << " missing)";
-    std::cout << '\n';
-    using A = TextTable::Align;
-    TextTable shards({"shard", "file", "data offset", "keys", "tensors", "bytes"},
-                     {A::Right, A::Left, A::Right, A::Right, A::Right, A::Right});
-    std::map<int, std::vector<std::string>> rows;
-    for (const auto& s : model.shards())
-      rows[s.split_number] = {std::to_string(s.split_number),   escape_for_terminal(s.path),
-                              std::to_string(s.data_offset),    std::to_string(s.metadata.size()),
-                              std::to_string(s.tensors.size()), std::to_string(s.size)};
-    for (const MissingShard& m : model.missing_shards())
-      rows[m.split_number] = {
-          std::to_string(m.split_number), m.path.empty() ? "?" : escape_for_terminal(m.path), "missing", "-", "-", "-"};
-    for (auto& [number, row] : rows) shards.add_row(std::move(row));
-    std::cout << '\n';
-    shards.print(std::cout);
+  const Json out = {{"file", f.path},
+                    {"scope", f.scope()},
+                    {"gguf_version", f.named->version},
+                    {"endianness", f.named->big_endian ? "big" : "little"},
+                    {"alignment", f.named->alignment},
+                    {"file_size", f.file_bytes},
+                    {"data_offset", f.named->data_offset},
+                    {"n_kv", f.named->metadata.size()},
+                    {"n_tensors", f.tensor_count},
+                    {"parameters", f.total.elements},
+                    {"tensor_bytes", f.total.bytes},
+                    {"bits_per_weight", f.bits_per_weight},
+                    {"types", types},
+                    {"shards", shards},
+                    {"model", model_json(f.model)},
+                    {"tokenizer", tokenizer_json(f.tokenizer)}};
+  std::cout << dump_json(out) << '\n';
+}
+
+FieldList header_fields(const InfoFacts& f) {
+  FieldList h;
+  h.add("file", file_text(f.path));
+  if (f.split)
+    h.add("model", plain("shard " + std::to_string(f.named->split_number) + " of " + std::to_string(f.shard_count) +
+                         "; sizes and counts below are for " +
+                         (f.missing_shards == 0 ? "the whole model" : "the shards present")));
+  h.add("gguf version", plain(std::to_string(f.named->version)));
+  h.add("byte order", plain(f.named->big_endian ? "big-endian" : "little-endian"));
+  h.add("alignment", plain(std::to_string(f.named->alignment)));
+  h.add("file size", plain(std::to_string(f.file_bytes) + " bytes"));
+  if (!f.split) {
+    h.add("data offset", plain(std::to_string(f.named->data_offset)));
+    h.add("metadata keys", plain(std::to_string(f.named->metadata.size())));
   }
-  if (per_type.empty()) return;
-  std::cout << '\n';
+  h.add("tensors", plain(std::to_string(f.tensor_count)));
+  h.add("parameters", plain(std::to_string(f.total.elements)));
+  h.add("tensor bytes", plain(std::to_string(f.total.bytes)));
+  h.add("bits per weight", plain(fixed(f.bits_per_weight, 3)));
+  if (f.split)
+    h.add("shards", plain(std::to_string(f.shard_count) +
+                          (f.missing_shards ? " (" + std::to_string(f.missing_shards) + " missing)" : "")));
+  return h;
+}
+
+void print_report(const InfoFacts& f, OutputFormat format) {
   using A = TextTable::Align;
-  TextTable table({"type", "tensors", "elements", "bytes", "bits/weight"},
-                  {A::Left, A::Right, A::Right, A::Right, A::Right});
-  for (const auto& [type, row] : per_type) {
-    const BlockFormat* f = find_format_by_ggml_type(type);
-    table.add_row({std::string(f->gguf_name), std::to_string(row.tensors), std::to_string(row.elements),
-                   std::to_string(row.bytes), fixed(f->bits_per_weight(), 4)});
+  const bool md = format == OutputFormat::Markdown;
+  print_heading(std::cout, format, 1, f.path);
+  print_fields(std::cout, format, header_fields(f));
+  const FieldList model = model_fields(f.model);
+  if (!model.empty()) {
+    std::cout << (md ? "" : "\n");
+    print_heading(std::cout, format, 2, "Model");
+    print_fields(std::cout, format, model, 2);
   }
-  table.print(std::cout);
+  if (f.tokenizer.present) {
+    std::cout << (md ? "" : "\n");
+    print_heading(std::cout, format, 2, "Tokenizer");
+    print_fields(std::cout, format, tokenizer_fields(f.tokenizer, f.path), 2);
+  }
+  if (f.split) {
+    Table shards{{"shard", "file", "data offset", "keys", "tensors", "bytes"},
+                 {A::Right, A::Left, A::Right, A::Right, A::Right, A::Right},
+                 {}};
+    for (const ShardRow& s : f.shards) {
+      if (s.present)
+        shards.add({plain(std::to_string(s.number)), file_text(s.path), plain(std::to_string(s.data_offset)),
+                    plain(std::to_string(s.keys)), plain(std::to_string(s.tensors)), plain(std::to_string(s.size))});
+      else
+        shards.add({plain(std::to_string(s.number)), s.path.empty() ? plain("?") : file_text(s.path), plain("missing"),
+                    plain("-"), plain("-"), plain("-")});
+    }
+    std::cout << (md ? "" : "\n");
+    print_heading(std::cout, format, 2, "Shards");
+    print_table(std::cout, format, shards);
+  }
+  if (f.per_type.empty()) return;
+  Table types{
+      {"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
+  for (const auto& [type, row] : f.per_type) {
+    const BlockFormat* format_row = find_format_by_ggml_type(type);
+    types.add({plain(std::string(format_row->gguf_name)), plain(std::to_string(row.tensors)),
+               plain(std::to_string(row.elements)), plain(std::to_string(row.bytes)),
+               plain(fixed(format_row->bits_per_weight(), 4))});
+  }
+  std::cout << (md ? "" : "\n");
+  print_heading(std::cout, format, 2, "Tensor types");
+  print_table(std::cout, format, types);
+}
+
+void run_info(const InfoOptions& opts) {
+  const GgufFile model = open_present_shards(opts.path);
+  const InfoFacts facts = gather(model, opts.path);
+  const OutputFormat format = output_format(opts.json, opts.markdown);
+  if (format == OutputFormat::Json)
+    print_json(facts);
+  else
+    print_report(facts, format);
 }
 
 void add_info_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<InfoOptions>();
-  CLI::App* cmd = app.add_subcommand("info", "Show a GGUF file's version, layout, tensor counts and sizes per type");
+  CLI::App* cmd = app.add_subcommand(
+      "info", "Show what a GGUF model is (architecture, sizes, tokenizer), its layout and its tensor types");
   cmd->footer(
+      "The model summary reads <arch>.<name> keys as llama.cpp does (general.file_type as llama.cpp's file type "
+      "name); keys that are missing are left out, keys that are unusable are listed as notes. The tokenizer summary "
+      "gives each special token's id and text.\n"
       "For a shard of a split model the version, byte order and alignment are the named file's, the sizes and "
       "counts cover the whole model (a 'model:' line says so), and a table lists each shard's own data offset, key "
       "count, tensors and bytes. Missing shards are listed as such after a one-line warning on standard error; the "
       "figures then cover the shards present (JSON: \"scope\").");
   add_gguf_file_argument(*cmd, opts->path);
   add_json_flag(*cmd, opts->json);
+  add_markdown_flag(*cmd, opts->markdown);
   cmd->callback([opts] { run_info(*opts); });
 }
 

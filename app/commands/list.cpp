@@ -1,13 +1,15 @@
-// onnxq list: one row per tensor.
+// onnxq list: one row per tensor (text, JSON), or tensors grouped by layer with each group's
+// elements, bytes and bits per weight (markdown, like gguf_dump.py --markdown).
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "partial_model.hpp"
+#include "report.hpp"
 #include "tensor_selection.hpp"
-#include "text_table.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -16,50 +18,133 @@ struct ListOptions {
   std::string path;
   std::string filter;
   bool json = false;
+  bool markdown = false;
 };
+
+struct ListFacts {
+  std::vector<const TensorInfo*> tensors;
+  bool split = false;
+};
+
+// "blk.N" (or "enc.blk.N" / "dec.blk.N") for a layer's tensor, else "base", as gguf_dump.py groups them.
+std::string group_of(std::string_view name) {
+  const std::size_t at = name.find("blk.");
+  if (at != 0 && !(at == 4 && (name.starts_with("enc.") || name.starts_with("dec.")))) return "base";
+  const std::size_t dot = name.find('.', at + 4);
+  if (dot == std::string_view::npos || dot == at + 4) return "base";
+  for (std::size_t i = at + 4; i < dot; ++i)
+    if (name[i] < '0' || name[i] > '9') return "base";
+  return std::string(name.substr(0, dot));
+}
+
+std::string bits_text(std::uint64_t bytes, std::uint64_t elements) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f",
+                elements ? 8.0 * static_cast<double>(bytes) / static_cast<double>(elements) : 0.0);
+  return buf;
+}
+
+void print_json(const GgufFile& model, const ListFacts& f) {
+  Json out = Json::array();
+  for (const TensorInfo* t : f.tensors) {
+    out.push_back({{"name", t->name},
+                   {"type", t->format->gguf_name},
+                   {"ggml_type", t->format->ggml_type},
+                   {"format_id", t->format->format_id},
+                   {"ne", t->ne},
+                   {"shape", t->onnx_shape()},
+                   {"elements", t->element_count},
+                   {"bytes", t->byte_size},
+                   {"offset_in_data", t->offset_in_data},
+                   {"file_offset", t->file_offset},
+                   {"shard", f.split ? shard_number(model, *t) - 1 : 0}});
+  }
+  std::cout << dump_json(out) << '\n';
+}
+
+void print_text(const GgufFile& model, const ListFacts& f) {
+  using A = TextTable::Align;
+  Table table{{"name", "type", "format", "shape", "elements", "bytes", "offset"},
+              {A::Left, A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
+              {}};
+  if (f.split) {
+    table.header.push_back("shard");
+    table.align.push_back(A::Right);
+  }
+  for (const TensorInfo* t : f.tensors) {
+    std::vector<Cell> row = {file_text(t->name),
+                             plain(std::string(t->format->gguf_name)),
+                             plain(t->format->is_block_format() ? std::string(t->format->format_id) : "-"),
+                             plain(shape_to_string(t->onnx_shape())),
+                             plain(std::to_string(t->element_count)),
+                             plain(std::to_string(t->byte_size)),
+                             plain(std::to_string(t->file_offset))};
+    if (f.split) row.push_back(plain(std::to_string(shard_number(model, *t))));
+    table.add(std::move(row));
+  }
+  print_table(std::cout, OutputFormat::Text, table);
+}
+
+void print_markdown(const ListFacts& f, const std::string& path) {
+  using A = TextTable::Align;
+  constexpr OutputFormat md = OutputFormat::Markdown;
+  struct Group {
+    std::vector<const TensorInfo*> tensors;
+    std::uint64_t elements = 0, bytes = 0;
+  };
+  std::vector<std::string> order;  // groups in order of first appearance
+  std::map<std::string, Group> groups;
+  Group all;
+  for (const TensorInfo* t : f.tensors) {
+    const std::string name = group_of(t->name);
+    auto [it, added] = groups.try_emplace(name);
+    if (added) order.push_back(name);
+    for (Group* g : {&it->second, &all}) {
+      g->tensors.push_back(t);
+      g->elements += t->element_count;
+      g->bytes += t->byte_size;
+    }
+  }
+  print_heading(std::cout, md, 1, path);
+  print_paragraph(std::cout, md,
+                  std::to_string(all.tensors.size()) + " tensors, " + std::to_string(all.elements) + " elements, " +
+                      std::to_string(all.bytes) + " bytes, " + bits_text(all.bytes, all.elements) +
+                      " bits per weight.");
+  Table overview{
+      {"group", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
+  for (const std::string& name : order) {
+    const Group& g = groups[name];
+    overview.add({name == "base" ? plain(name) : file_text(name), plain(std::to_string(g.tensors.size())),
+                  plain(std::to_string(g.elements)), plain(std::to_string(g.bytes)),
+                  plain(bits_text(g.bytes, g.elements))});
+  }
+  print_heading(std::cout, md, 2, "Groups");
+  print_table(std::cout, md, overview);
+  for (const std::string& name : order) {
+    const Group& g = groups[name];
+    Table rows{{"name", "type", "shape", "elements", "bytes", "bits/weight"},
+               {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
+               {}};
+    for (const TensorInfo* t : g.tensors)
+      rows.add({file_text(t->name), plain(std::string(t->format->gguf_name)), plain(shape_to_string(t->onnx_shape())),
+                plain(std::to_string(t->element_count)), plain(std::to_string(t->byte_size)),
+                plain(bits_text(t->byte_size, t->element_count))});
+    print_heading(std::cout, md, 2, name);
+    print_table(std::cout, md, rows);
+    print_paragraph(std::cout, md,
+                    std::to_string(g.elements) + " elements, " + std::to_string(g.bytes) + " bytes, " +
+                        bits_text(g.bytes, g.elements) + " bits per weight.");
+  }
+}
 
 void run_list(const ListOptions& opts) {
   const GgufFile model = open_present_shards(opts.path);
-  const auto tensors = select_tensors(model, {}, opts.filter, opts.filter.empty());
-  const bool split = model.primary().split_number > 0;
-  if (opts.json) {
-    Json out = Json::array();
-    for (const TensorInfo* t : tensors) {
-      out.push_back({{"name", t->name},
-                     {"type", t->format->gguf_name},
-                     {"ggml_type", t->format->ggml_type},
-                     {"format_id", t->format->format_id},
-                     {"ne", t->ne},
-                     {"shape", t->onnx_shape()},
-                     {"elements", t->element_count},
-                     {"bytes", t->byte_size},
-                     {"offset_in_data", t->offset_in_data},
-                     {"file_offset", t->file_offset},
-                     {"shard", split ? shard_number(model, *t) - 1 : 0}});
-    }
-    std::cout << dump_json(out) << '\n';
-    return;
+  ListFacts facts{select_tensors(model, {}, opts.filter, opts.filter.empty()), model.primary().split_number > 0};
+  switch (output_format(opts.json, opts.markdown)) {
+    case OutputFormat::Json: return print_json(model, facts);
+    case OutputFormat::Markdown: return print_markdown(facts, opts.path);
+    case OutputFormat::Text: return print_text(model, facts);
   }
-  using A = TextTable::Align;
-  std::vector<std::string> header = {"name", "type", "format", "shape", "elements", "bytes", "offset"};
-  std::vector<A> align = {A::Left, A::Left, A::Left, A::Left, A::Right, A::Right, A::Right};
-  if (split) {
-    header.push_back("shard");
-    align.push_back(A::Right);
-  }
-  TextTable table(header, align);
-  for (const TensorInfo* t : tensors) {
-    std::vector<std::string> row = {escape_for_terminal(t->name),
-                                    std::string(t->format->gguf_name),
-                                    t->format->is_block_format() ? std::string(t->format->format_id) : "-",
-                                    shape_to_string(t->onnx_shape()),
-                                    std::to_string(t->element_count),
-                                    std::to_string(t->byte_size),
-                                    std::to_string(t->file_offset)};
-    if (split) row.push_back(std::to_string(shard_number(model, *t)));
-    table.add_row(std::move(row));
-  }
-  table.print(std::cout);
 }
 
 void add_list_command(CLI::App& app, const GlobalOptions&) {
@@ -67,10 +152,13 @@ void add_list_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand("list", "List a GGUF file's tensors: type, format id, ONNX shape, size, offset");
   cmd->footer(
       "Any shard of a split model lists the tensors of all its shards (column 'shard'). When some shards are "
-      "missing, those present are listed after a one-line warning on standard error.");
+      "missing, those present are listed after a one-line warning on standard error. --markdown groups the "
+      "tensors by layer (blk.N; the others form the group 'base', as in gguf_dump.py) with each group's "
+      "elements, bytes and bits per weight.");
   add_gguf_file_argument(*cmd, opts->path);
   add_filter_option(*cmd, opts->filter);
   add_json_flag(*cmd, opts->json);
+  add_markdown_flag(*cmd, opts->markdown);
   cmd->callback([opts] { run_list(*opts); });
 }
 

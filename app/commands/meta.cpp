@@ -1,4 +1,5 @@
-// onnxq meta: a GGUF file's metadata as a table, as JSON, or single values for scripts.
+// onnxq meta: a GGUF file's metadata as a table (text or markdown), as JSON, or single values for
+// scripts: one list of key-value records, printed in the format asked for.
 #include <iostream>
 #include <memory>
 
@@ -6,7 +7,7 @@
 #include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
-#include "text_table.hpp"
+#include "report.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -18,42 +19,75 @@ struct MetaOptions {
   std::vector<std::string> keys;
   bool full = false;
   bool json = false;
+  bool markdown = false;
 };
+
+// The records to show: every key, or those asked for (in the order asked).
+std::vector<const GgufKeyValue*> gather(const GgufFile& model, const MetaOptions& opts) {
+  std::vector<const GgufKeyValue*> records;
+  if (opts.keys.empty()) {
+    for (const GgufKeyValue& kv : model.metadata()) records.push_back(&kv);
+    return records;
+  }
+  for (const std::string& key : opts.keys) {
+    const GgufValue* value = model.find_metadata(key);
+    if (!value) invalid_input(opts.path + ": no metadata key '" + key + "'");
+    for (const GgufKeyValue& kv : model.metadata())
+      if (&kv.value == value) records.push_back(&kv);
+  }
+  return records;
+}
+
+void print_json(const std::vector<const GgufKeyValue*>& records, bool chosen_keys) {
+  if (chosen_keys) {
+    Json out = Json::object();
+    for (const GgufKeyValue* kv : records) out[std::string(kv->key)] = value_to_json(kv->value);
+    std::cout << dump_json(out) << '\n';
+    return;
+  }
+  Json out = Json::array();
+  for (const GgufKeyValue* kv : records) {
+    Json entry = {{"key", kv->key}, {"type", gguf_type_name(kv->value.type())}};
+    if (kv->value.type() == GgufType::Array) {
+      entry["element_type"] = gguf_type_name(kv->value.as_array().element_type());
+      entry["count"] = kv->value.as_array().size();
+    }
+    entry["value"] = value_to_json(kv->value);
+    out.push_back(std::move(entry));
+  }
+  std::cout << dump_json(out) << '\n';
+}
+
+void print_report(const std::vector<const GgufKeyValue*>& records, const MetaOptions& opts, OutputFormat format) {
+  const std::size_t preview = opts.full ? 0 : kArrayPreview;
+  Table table{{"key", "type", "value"}, {}, {}};
+  if (format == OutputFormat::Markdown) {
+    print_heading(std::cout, format, 1, opts.path);
+    print_paragraph(std::cout, format, std::to_string(records.size()) + " key-value pairs");
+    table.header.insert(table.header.begin(), "#");
+    table.align = {TextTable::Align::Right};
+  }
+  std::size_t n = 0;
+  for (const GgufKeyValue* kv : records) {
+    std::vector<Cell> row = {file_text(kv->key), plain(value_type_text(kv->value)),
+                             code(value_to_text(kv->value, preview))};
+    if (format == OutputFormat::Markdown) row.insert(row.begin(), plain(std::to_string(++n)));
+    table.add(std::move(row));
+  }
+  print_table(std::cout, format, table);
+}
 
 void run_meta(const MetaOptions& opts) {
   // This file's own key-value pairs: a shard of a split model is read alone, siblings or not.
   const GgufFile model = GgufFile::open(opts.path, ShardPolicy::OnlyThisFile);
-  if (!opts.keys.empty()) {
-    for (const std::string& key : opts.keys)
-      if (!model.find_metadata(key)) invalid_input(opts.path + ": no metadata key '" + key + "'");
-    if (opts.json) {
-      Json out = Json::object();
-      for (const std::string& key : opts.keys) out[key] = value_to_json(*model.find_metadata(key));
-      std::cout << dump_json(out) << '\n';
-      return;
-    }
-    for (const std::string& key : opts.keys) std::cout << value_to_raw(*model.find_metadata(key)) << '\n';
+  const std::vector<const GgufKeyValue*> records = gather(model, opts);
+  const OutputFormat format = output_format(opts.json, opts.markdown);
+  if (format == OutputFormat::Json) return print_json(records, !opts.keys.empty());
+  if (!opts.keys.empty() && format == OutputFormat::Text) {
+    for (const GgufKeyValue* kv : records) std::cout << value_to_raw(kv->value) << '\n';
     return;
   }
-  if (opts.json) {
-    Json out = Json::array();
-    for (const GgufKeyValue& kv : model.metadata()) {
-      Json entry = {{"key", kv.key}, {"type", gguf_type_name(kv.value.type())}};
-      if (kv.value.type() == GgufType::Array) {
-        entry["element_type"] = gguf_type_name(kv.value.as_array().element_type());
-        entry["count"] = kv.value.as_array().size();
-      }
-      entry["value"] = value_to_json(kv.value);
-      out.push_back(std::move(entry));
-    }
-    std::cout << dump_json(out) << '\n';
-    return;
-  }
-  TextTable table({"key", "type", "value"});
-  for (const GgufKeyValue& kv : model.metadata())
-    table.add_row({escape_for_terminal(kv.key), value_type_text(kv.value),
-                   value_to_text(kv.value, opts.full ? 0 : kArrayPreview)});
-  table.print(std::cout);
+  print_report(records, opts, format);
 }
 
 void add_meta_command(CLI::App& app, const GlobalOptions&) {
@@ -61,12 +95,13 @@ void add_meta_command(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand("meta", "Show a GGUF file's metadata (all keys, or chosen values for scripts)");
   cmd->footer(
       "A shard of a split model (NAME-00002-of-00003.gguf) shows its own key-value pairs, whether or not the "
-      "other shards are present.");
+      "other shards are present. With --markdown, --key chooses the rows of the table.");
   add_gguf_file_argument(*cmd, opts->path);
   repeatable_value(cmd->add_option("-k,--key", opts->keys,
                                    "Print only this key's value, unquoted (arrays: one element per line); repeatable"));
   cmd->add_flag("--full", opts->full, "Show every array element, not the first " + std::to_string(kArrayPreview));
   add_json_flag(*cmd, opts->json, "arrays complete, 64-bit integers exact");
+  add_markdown_flag(*cmd, opts->markdown);
   cmd->callback([opts] { run_meta(*opts); });
 }
 

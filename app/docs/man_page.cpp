@@ -201,13 +201,58 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "conformance runs) shows a progress bar on standard error with bytes done and total, rate and ETA, "
          "only when standard error is a terminal; \\fB\\-q\\fR turns it off. Warnings are shown by default, "
          "\\fB\\-v\\fR adds information, \\fB\\-vv\\fR debugging detail (chosen ISA, threads, chunk sizes, time "
-         "per tensor).\n";
+         "per tensor).\n"
+      << ".SS \"Memory estimates\"\n\\fBestimate\\fR follows how llama.cpp allocates memory. The context is "
+         "rounded up to a multiple of 256 KV cells. Each layer that attends keeps cells x "
+         "\\fIn_embd_k_gqa\\fR K values and cells x \\fIn_embd_v_gqa\\fR V values of the cache type, where "
+         "\\fIn_embd_k_gqa\\fR = key_length (else embedding_length / head_count of layer 0) x that layer's "
+         "head_count_kv (a scalar or a per-layer array); a quantized cache type stores whole blocks of a row, so "
+         "its block size must divide the row. A layer whose head_count_kv is 0 keeps nothing. A sliding-window "
+         "layer keeps min(cells, window + micro-batch) cells; which layers use the window is llama.cpp's choice "
+         "per architecture (gemma2: every second layer, window 4096 unless the file says; gemma3: 5 of 6; "
+         "gemma3n: 4 of 5; cohere2: 3 of 4; gpt-oss: every second; llama4: 3 of 4, chunks of 8192; or the "
+         "file's <arch>.attention.sliding_window_pattern). Recurrent layers (mamba, rwkv; the recurrent layers "
+         "of jamba, granitehybrid, lfm2, nemotron_h, falcon-h1, qwen3next) keep one f32 state per sequence "
+         "instead: n_embd_r + n_embd_s values, from the ssm.*, wkv.head_size and shortconv.l_cache keys. With "
+         "multi-head latent attention (key_length_mla) there is no V cache; gemma3n's shared_kv_layers keep "
+         "none of their own; encoders (bert ...) have no KV cache at all.\n.PP\n"
+         "Weights: \\fB\\-\\-gpu\\-layers\\fR N offloads the last N layers as llama.cpp's -ngl does; the output "
+         "layer (output, output_norm ...) is offloaded only when N exceeds the layer count; the token "
+         "embeddings always stay in RAM, and a model without output.weight (tied embeddings) has them copied "
+         "to the GPU for the output layer. RAM counts the weights that are not offloaded, as the mapped file "
+         "holds them. KV caches and recurrent states are on their layer's device.\n.PP\n"
+         "The compute buffer is an approximation, not what ggml's allocator will reserve: for T = "
+         "min(micro-batch, cells) tokens of f32, 4 x T x (n_vocab + n_embd) bytes (the logits) on the device "
+         "of the output layer, 4 x T x (2 x n_embd + 3 x n_ff) on each device that runs layers, the larger of "
+         "the two where one device does both; n_ff is the largest feed_forward_length, or expert_used_count x "
+         "expert_feed_forward_length when that is larger. It assumes flash attention (without it llama.cpp "
+         "also holds T x cells x head_count f32 attention scores).\n.PP\n"
+         "Against gguf-view (@huggingface/gguf, \\fBgguf\\-view \\-c N\\fR): it sums key_length x "
+         "head_count_kv x N f16 values over the layers, so for llama-family models (every layer attends over "
+         "the whole context) and a context that is a multiple of 256 (its default 4096 included) the K and V "
+         "figures are equal. They differ where llama.cpp does: gguf-view does not round the context up, counts "
+         "sliding-window layers at the full context, reads a per-layer head_count_kv of 0 as head_count, "
+         "does not handle mamba or rwkv, and only f16 caches. Its weights are the same bytes; its "
+         "\"Overhead\" (K and V at 256 tokens plus 5% of the weights) is not this compute buffer. It prints GB "
+         "(10^9 bytes); onnxq prints KiB, MiB and GiB (2^10 ...) and exact bytes with \\fB\\-\\-json\\fR.\n.PP\n"
+         "Against gguf-parser-go (\\fBgguf\\-parser \\-\\-ctx\\-size\\fR): its default context is the model's "
+         "context_length, onnxq's 4096 (gguf-view's default); it rounds the context to 256 "
+         "cells only with flash attention (32 without, as older llama.cpp did) and sizes the sliding window "
+         "with the logical batch where llama.cpp uses the micro-batch; it adds the bootstrap footprint "
+         "(tokenizer tables, output buffer, graph metadata) and estimates the compute graph tensor by tensor, "
+         "which onnxq does not.\n";
   out << ".SH EXAMPLES\n";
   example(out, "What is in a model, and how is it quantized:",
           "onnxq info model.gguf\nonnxq list model.gguf --filter 'blk.0.*'");
   example(out, "Look at a model on the Hugging Face Hub, and decode one tensor, without downloading the file:",
           "onnxq list hf://OWNER/REPO/model-q4_k.gguf\n"
           "onnxq dequant hf://OWNER/REPO@main/model-q4_k.gguf --tensor token_embd.weight -o emb.npy");
+  example(out,
+          "The memory llama.cpp needs at a 32k context with a q8_0 cache and 20 layers on the GPU, "
+          "for a model on the Hub (only its header is read):",
+          "onnxq estimate hf://OWNER/REPO/model-Q4_K_M.gguf --ctx 32768 --kv-type q8_0 --gpu-layers 20");
+  example(out, "The tokenizer's special tokens, and the tensors by layer as a markdown report:",
+          "onnxq tokens model.gguf --special\nonnxq list model.gguf --markdown > tensors.md");
   example(out, "One metadata value, for a script:", "onnxq meta model.gguf -k general.architecture");
   example(out, "Decode a tensor and add a leading axis in a pipeline:",
           "onnxq dequant m.gguf --tensor t -o - | onnxq unsqueeze --axes 0 > t.npy");

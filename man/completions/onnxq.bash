@@ -3,29 +3,53 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|meta|list|dequant|formats|stats|diff|hash|export|check|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info meta list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
       esac ;;
     info)
-      opts='-h --help --json'
+      opts='-h --help --json --markdown'
       case $prev in
       esac ;;
+    estimate)
+      opts='-h --help -c --ctx --kv-type --kv-type-k --kv-type-v --gpu-layers --batch --ubatch --per-layer --json --markdown'
+      case $prev in
+        -c|--ctx)
+          COMPREPLY=(); return ;;
+        --kv-type)
+          COMPREPLY=($(compgen -W 'f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1' -- "$cur")); return ;;
+        --kv-type-k)
+          COMPREPLY=($(compgen -W 'f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1' -- "$cur")); return ;;
+        --kv-type-v)
+          COMPREPLY=($(compgen -W 'f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1' -- "$cur")); return ;;
+        --gpu-layers)
+          COMPREPLY=(); return ;;
+        --batch)
+          COMPREPLY=(); return ;;
+        --ubatch)
+          COMPREPLY=(); return ;;
+      esac ;;
     meta)
-      opts='-h --help -k --key --full --json'
+      opts='-h --help -k --key --full --json --markdown'
       case $prev in
         -k|--key)
           COMPREPLY=(); return ;;
       esac ;;
+    tokens)
+      opts='-h --help --find --special --json --markdown'
+      case $prev in
+        --find)
+          COMPREPLY=(); return ;;
+      esac ;;
     list)
-      opts='-h --help --filter --json'
+      opts='-h --help --filter --json --markdown'
       case $prev in
         --filter)
           COMPREPLY=(); return ;;
