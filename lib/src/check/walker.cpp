@@ -474,6 +474,9 @@ class Walker {
   void ggml_layout(std::uint64_t data, std::uint64_t size) {
     const std::uint64_t align = facts_.alignment;
     const auto& ts = facts_.tensors;
+    // With no tensors the data section is empty and ggml reads nothing from it, so the file may
+    // end before its padded start (gguf-py's writer leaves vocab-only files so).
+    if (ts.empty()) return;
     const std::size_t before = report_.findings().size();
     for (std::size_t i = 1; i < ts.size(); ++i)
       if (ts[i].offset_in_data < ts[i - 1].offset_in_data)
@@ -545,7 +548,7 @@ class Walker {
                     "the file ends " + str(section_end - size) +
                         " bytes before the padded end of the data section: ggml's reader refuses it when it loads "
                         "the data (as llama-gguf-hash does); llama.cpp's mmap loader accepts it");
-    else if (section_end < size && !ts.empty())
+    else if (section_end < size)
       report_.warning("trailing-bytes", section_end,
                       str(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
   }
