@@ -19,6 +19,7 @@
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/limits.hpp"
 
 namespace onnxq {
 
@@ -38,8 +39,6 @@ enum class GgufType : std::uint32_t {
   Float64 = 12,
 };
 std::string_view gguf_type_name(GgufType type);  // "u8", "i8", ..., "str", "arr"
-
-inline constexpr int kGgufMaxArrayDepth = 8;
 
 class GgufArray;
 
@@ -121,7 +120,7 @@ struct GgufShard {
   std::shared_ptr<const std::vector<std::byte>> header;  // remote files: owns `bytes`
   std::uint32_t version = 0;
   bool big_endian = false;
-  std::uint64_t alignment = 32;
+  std::uint64_t alignment = kGgufDefaultAlignment;
   std::uint64_t data_offset = 0;
   std::vector<GgufKeyValue> metadata;
   std::vector<TensorInfo> tensors;  // `shard` fields index this shard's position in the model
