@@ -104,7 +104,8 @@ struct TensorInfo {
   std::uint64_t file_offset;      // absolute offset in its shard file
   std::uint64_t element_count;
   std::uint64_t byte_size;
-  std::size_t shard;  // index into GgufFile::shards()
+  std::size_t shard;          // index into GgufFile::shards()
+  std::uint64_t info_offset;  // byte offset of its tensor-info record in its shard file
 
   Shape onnx_shape() const;  // [ne_{n-1}, ..., ne1, ne0]
 };
