@@ -1,7 +1,7 @@
 """Test helper: read and write little-endian GGUF v3 files, independent of onnxq's reader.
 
 As a module: read_gguf(bytes) -> (kvs, tensors [name, ne, type, offset, raw bytes], alignment),
-write_gguf(path, kvs, tensors, alignment).
+write_gguf(path, kvs, tensors, alignment, pad_header=True).
 As a script: gguf_tool.py split IN.gguf OUT_BASE N  ->  OUT_BASE-00001-of-0000N.gguf ...
 (shard 1 keeps all metadata; every shard gets split.no / split.count / split.tensors.count).
 gguf_tool.py big-endian IN.gguf OUT.gguf [GGUF|FUGG]: the file as llama.cpp's
@@ -69,7 +69,9 @@ def read_gguf(data):
     return kvs, tensors, alignment
 
 
-def write_gguf(path, kvs, tensors, alignment):
+def write_gguf(path, kvs, tensors, alignment, pad_header=True):
+    """pad_header=False with no tensors: the file ends right after its metadata, as gguf-py's writer
+    leaves a vocab-only file (header and metadata written, then closed)."""
     out = bytearray(struct.pack("<4sIQQ", b"GGUF", 3, len(tensors), len(kvs)))
     for key, t, payload in kvs:
         out += struct.pack("<Q", len(key)) + key + struct.pack("<I", t) + payload
@@ -79,7 +81,8 @@ def write_gguf(path, kvs, tensors, alignment):
         out += struct.pack("<Q", len(name)) + name + struct.pack("<I", len(ne)) + struct.pack("<" + "Q" * len(ne), *ne)
         out += struct.pack("<IQ", t, len(blob))
         blob += raw
-    out += b"\0" * ((-len(out)) % alignment)
+    if tensors or pad_header:
+        out += b"\0" * ((-len(out)) % alignment)
     open(path, "wb").write(out + blob)
 
 

@@ -1,6 +1,6 @@
 // Fuzz target: GGUF header, metadata and tensor infos, then every metadata value is
 // walked and the first blocks of every tensor are decoded into a small buffer. The same bytes
-// go through `onnxq check`'s walker, which must report an error whenever the reader rejects them.
+// go through `onnxq check`, which must report an error whenever the reader rejects them.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

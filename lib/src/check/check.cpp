@@ -1,39 +1,36 @@
-// check_gguf_bytes / check_gguf_file: the walker per file, then the split.* rules across shards.
+// check_gguf_bytes / check_gguf_file: check_file per file, then the split.* rules across shards.
 #include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <unordered_map>
 
+#include "file_rules.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/mapped_file.hpp"
-#include "walker.hpp"
 
 namespace onnxq {
 namespace {
 
-using check_detail::FileFacts;
-using check_detail::KeyValue;
+using check_detail::find_key;
 using check_detail::Report;
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-bool is_integer_type(std::uint32_t t) { return t <= 5 || t == 10 || t == 11; }
-
 // A split.* integer as onnxq's reader takes it: nullopt when absent; a finding when not an integer.
-std::optional<std::uint64_t> split_value(const FileFacts& facts, std::string_view key, Report& report) {
-  const KeyValue* kv = facts.find(key);
+std::optional<std::uint64_t> split_value(const GgufShard& facts, std::string_view key, Report& report) {
+  const GgufKeyValue* kv = find_key(facts, key);
   if (!kv) return std::nullopt;
-  if (!is_integer_type(kv->type)) {
+  if (!kv->value.is_integer()) {
     report.error("split-key-type", kv->offset, "is not an integer (onnxq's reader rejects it)").key = kv->key;
     return std::nullopt;
   }
-  return kv->bits;
+  return kv->value.raw_bits();
 }
 
 struct Shard {
   std::string path;
   Report report;
-  FileFacts facts;
+  GgufShard facts;  // the records check_file read
 };
 
 void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
@@ -49,32 +46,32 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
     with_keys += (no || n || total) ? 1 : 0;
     if (n && *n != count)
       s.report
-          .error("split-count", s.facts.find("split.count")->offset,
+          .error("split-count", find_key(s.facts, "split.count")->offset,
                  "says " + str(*n) + " shards, but the file name says " + str(count))
           .key = "split.count";
     if (no && *no != i)
       s.report
-          .error("split-no", s.facts.find("split.no")->offset,
+          .error("split-no", find_key(s.facts, "split.no")->offset,
                  "is " + str(*no) + ", expected " + str(i) + " for shard " + str(i + 1))
           .key = "split.no";
     if (i == 0) first_total = total;
     if (i > 0 && total && first_total && *total != *first_total)
       s.report
-          .warning("split-keys-disagree", s.facts.find("split.tensors.count")->offset,
+          .warning("split-keys-disagree", find_key(s.facts, "split.tensors.count")->offset,
                    "is " + str(*total) + " here but " + str(*first_total) + " in the first shard")
           .key = "split.tensors.count";
     found += s.facts.tensors.size();
     for (const auto& t : s.facts.tensors) {
       auto [it, fresh] = names.try_emplace(t.name, i);
       if (!fresh && it->second != i)
-        s.report.error("split-duplicate-tensor", t.offset, "also appears in shard " + str(it->second + 1)).tensor =
+        s.report.error("split-duplicate-tensor", t.info_offset, "also appears in shard " + str(it->second + 1)).tensor =
             t.name;
     }
   }
   if (first_total && *first_total != found)
     shards[0]
         .report
-        .error("split-tensor-count", shards[0].facts.find("split.tensors.count")->offset,
+        .error("split-tensor-count", find_key(shards[0].facts, "split.tensors.count")->offset,
                "says " + str(*first_total) + " tensors, but the shards hold " + str(found))
         .key = "split.tensors.count";
   if (with_keys != 0 && with_keys != shards.size())
@@ -87,8 +84,8 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
 
 std::vector<Finding> check_gguf_bytes(std::span<const std::byte> bytes, const std::string& name) {
   Report report(name);
-  FileFacts facts;
-  check_detail::walk_file(bytes, report, facts);
+  GgufShard shard;
+  check_detail::check_file(bytes, name, report, shard);
   return std::move(report.findings());
 }
 
@@ -100,7 +97,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
   std::vector<Finding> out;
   auto walk = [&](const std::string& p, const MappedFile& file) {
     shards.push_back({p, Report(p), {}});
-    check_detail::walk_file(file.bytes(), shards.back().report, shards.back().facts);
+    check_detail::check_file(file.bytes(), p, shards.back().report, shards.back().facts);
   };
   if (!split_name) {
     auto file = MappedFile::open(path);  // Error(Io) when it cannot be read
@@ -109,7 +106,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     const auto count = split_value(s.facts, "split.count", s.report);
     if (count && *count > 1)
       s.report
-          .error("split-count", s.facts.find("split.count")->offset,
+          .error("split-count", find_key(s.facts, "split.count")->offset,
                  "is " + str(*count) +
                      " but the file name does not follow <name>-00001-of-0000N.gguf, so its shards cannot be found")
           .key = "split.count";

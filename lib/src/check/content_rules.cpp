@@ -2,65 +2,70 @@
 // that must agree, and chat templates that reach Python internals.
 #include <string>
 
-#include "walker.hpp"
+#include "file_rules.hpp"
 
 namespace onnxq::check_detail {
 namespace {
 
-constexpr std::uint32_t kTypeString = 8, kTypeArray = 9;
-
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-bool is_integer_type(std::uint32_t t) { return t <= 5 || t == 10 || t == 11; }
+bool is_array(const GgufKeyValue* kv) { return kv && kv->value.type() == GgufType::Array; }
 
-void tokenizer_rules(const FileFacts& facts, Report& report) {
-  const KeyValue* tokens = facts.find("tokenizer.ggml.tokens");
-  const std::uint64_t n_vocab = tokens && tokens->type == kTypeArray ? tokens->count : 0;
-  if (tokens && tokens->type == kTypeArray) {
-    for (const char* other : {"tokenizer.ggml.scores", "tokenizer.ggml.token_type"}) {
-      const KeyValue* kv = facts.find(other);
-      if (kv && kv->type == kTypeArray && kv->count != n_vocab)
-        report
-            .warning("tokenizer-lengths", kv->offset,
-                     "holds " + str(kv->count) + " entries but tokenizer.ggml.tokens holds " + str(n_vocab) +
-                         ": a loader indexing one by the other reads out of bounds")
-            .key = kv->key;
-    }
+bool is_negative(const GgufValue& v) {
+  switch (v.type()) {
+    case GgufType::Int8:
+    case GgufType::Int16:
+    case GgufType::Int32:
+    case GgufType::Int64: return v.as_i64() < 0;
+    default: return false;
   }
-  if (!tokens || tokens->type != kTypeArray) return;
-  for (const TensorRecord& t : facts.tensors)
+}
+
+void tokenizer_rules(const GgufShard& shard, Report& report) {
+  const GgufKeyValue* tokens = find_key(shard, "tokenizer.ggml.tokens");
+  if (!is_array(tokens)) return;
+  const std::uint64_t n_vocab = tokens->value.as_array().size();
+  for (const char* other : {"tokenizer.ggml.scores", "tokenizer.ggml.token_type"}) {
+    const GgufKeyValue* kv = find_key(shard, other);
+    if (is_array(kv) && kv->value.as_array().size() != n_vocab)
+      report
+          .warning("tokenizer-lengths", kv->offset,
+                   "holds " + str(kv->value.as_array().size()) + " entries but tokenizer.ggml.tokens holds " +
+                       str(n_vocab) + ": a loader indexing one by the other reads out of bounds")
+          .key = kv->key;
+  }
+  for (const TensorInfo& t : shard.tensors)
     if (t.name == "token_embd.weight" && t.ne.size() >= 2 && t.ne[1] != n_vocab)
       report
-          .warning("vocab-size", t.offset,
+          .warning("vocab-size", t.info_offset,
                    "token_embd.weight has " + str(t.ne[1]) + " rows but the vocabulary has " + str(n_vocab) + " tokens")
           .tensor = t.name;
-  if (const KeyValue* arch = facts.find("general.architecture"); arch && arch->type == kTypeString) {
-    const std::string key = std::string(arch->text) + ".vocab_size";
-    if (const KeyValue* kv = facts.find(key); kv && is_integer_type(kv->type) && kv->bits != n_vocab)
+  const GgufKeyValue* arch = find_key(shard, "general.architecture");
+  if (arch && arch->value.type() == GgufType::String) {
+    const std::string key = std::string(arch->value.as_string()) + ".vocab_size";
+    if (const GgufKeyValue* kv = find_key(shard, key); kv && kv->value.is_integer() && kv->value.raw_bits() != n_vocab)
       report
           .warning("vocab-size", kv->offset,
-                   "says " + str(kv->bits) + " but tokenizer.ggml.tokens holds " + str(n_vocab) + " tokens")
+                   "says " + str(kv->value.raw_bits()) + " but tokenizer.ggml.tokens holds " + str(n_vocab) + " tokens")
           .key = kv->key;
   }
   // Special-token ids index the vocabulary.
-  for (const KeyValue& kv : facts.metadata) {
-    if (!kv.key.starts_with("tokenizer.ggml.") || !kv.key.ends_with("_token_id") || !is_integer_type(kv.type)) continue;
-    const bool negative = (kv.type == 1 && (kv.bits & 0x80)) || (kv.type == 3 && (kv.bits & 0x8000)) ||
-                          (kv.type == 5 && (kv.bits & 0x80000000u)) || (kv.type == 11 && (kv.bits >> 63));
-    if (negative) continue;  // -1 conventionally means "none"
-    if (kv.bits >= n_vocab)
+  for (const GgufKeyValue& kv : shard.metadata) {
+    if (!kv.key.starts_with("tokenizer.ggml.") || !kv.key.ends_with("_token_id") || !kv.value.is_integer()) continue;
+    if (is_negative(kv.value)) continue;  // -1 conventionally means "none"
+    if (kv.value.raw_bits() >= n_vocab)
       report
           .warning("token-id-range", kv.offset,
-                   "token id " + str(kv.bits) + " is outside the vocabulary of " + str(n_vocab) + " tokens")
+                   "token id " + str(kv.value.raw_bits()) + " is outside the vocabulary of " + str(n_vocab) + " tokens")
           .key = kv.key;
   }
 }
 
-void template_rules(const FileFacts& facts, Report& report) {
-  for (const KeyValue& kv : facts.metadata) {
-    if (!kv.key.starts_with("tokenizer.chat_template") || kv.type != kTypeString) continue;
+void template_rules(const GgufShard& shard, Report& report) {
+  for (const GgufKeyValue& kv : shard.metadata) {
+    if (!kv.key.starts_with("tokenizer.chat_template") || kv.value.type() != GgufType::String) continue;
     std::size_t first = 0;
-    const std::vector<std::string> found = template_internals(kv.text, first);
+    const std::vector<std::string> found = template_internals(kv.value.as_string(), first);
     if (found.empty()) continue;
     std::string list;
     for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
@@ -74,9 +79,9 @@ void template_rules(const FileFacts& facts, Report& report) {
 
 }  // namespace
 
-void content_rules(const FileFacts& facts, Report& report) {
-  tokenizer_rules(facts, report);
-  template_rules(facts, report);
+void content_rules(const GgufShard& shard, Report& report) {
+  tokenizer_rules(shard, report);
+  template_rules(shard, report);
 }
 
 }  // namespace onnxq::check_detail

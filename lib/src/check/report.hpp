@@ -1,5 +1,4 @@
-// Internal: the findings of one check run, and the checks of text content shared by the walker
-// and the cross-shard checks.
+// Internal: the findings of one check run, and the checks of text content that its rules share.
 #pragma once
 
 #include <cstdint>

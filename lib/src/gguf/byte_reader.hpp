@@ -1,5 +1,5 @@
-// A bounds-checked cursor over a GGUF file's bytes. Every read checks the bytes
-// that remain first, and every failure names the file and the byte offset.
+// A bounds-checked cursor over a GGUF file's bytes. Every read checks the bytes that remain
+// first; a read past the end of the file throws Truncated, which the parser reports.
 // The bytes may be only the first part of a longer file (a remote header read in pieces):
 // a read that the file could satisfy but the part cannot throws NeedMoreBytes instead.
 #pragma once
@@ -9,8 +9,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-
-#include "onnxq/core/error.hpp"
 
 namespace onnxq::gguf_detail {
 
@@ -34,6 +32,19 @@ struct NeedMoreBytes {
   std::uint64_t end;
 };
 
+// Thrown by a read past the end of the file.
+struct Truncated {
+  std::uint64_t offset;   // where the field starts
+  std::string_view what;  // the field, e.g. "metadata key"
+  std::uint64_t need;     // bytes the field needs (a string: the length it states)
+  std::uint64_t left;     // bytes left in the file at `offset` (a string: after its length)
+  enum Kind {
+    Field,          // the file ends inside the field
+    LengthField,    // the file ends inside a string's length
+    LengthPastEnd,  // a string's length exceeds the bytes left
+  } kind = Field;
+};
+
 class ByteReader {
  public:
   // `file_size` is the whole file's size (at least bytes.size()).
@@ -44,18 +55,14 @@ class ByteReader {
   // Bytes left in the file (not only in the part at hand): the bound for plausibility checks.
   std::uint64_t remaining() const { return file_size_ - pos_; }
   const std::byte* here() const { return bytes_.data() + pos_; }
+  std::uint64_t file_size() const { return file_size_; }
+  std::string_view file_name() const { return name_; }
   void set_big_endian(bool be) { big_endian_ = be; }
   bool big_endian() const { return big_endian_; }
 
-  [[noreturn]] void fail_at(std::uint64_t offset, const std::string& what) const {
-    invalid_input(std::string(name_) + ": offset " + std::to_string(offset) + ": " + what);
-  }
-
   // Ensures n more bytes exist; `what` names the field for the message.
-  void require(std::uint64_t n, std::string_view what) const {
-    if (n > remaining())
-      fail_at(pos_, "truncated " + std::string(what) + ": needs " + std::to_string(n) + " bytes, " +
-                        std::to_string(remaining()) + " left in the file");
+  void require(std::uint64_t n, std::string_view what, Truncated::Kind kind = Truncated::Field) const {
+    if (n > remaining()) throw Truncated{pos_, what, n, remaining(), kind};
     if (n > bytes_.size() - pos_) throw NeedMoreBytes{pos_ + n};
   }
 
@@ -65,8 +72,8 @@ class ByteReader {
   }
 
   template <class T>
-  T read(std::string_view what) {
-    require(sizeof(T), what);
+  T read(std::string_view what, Truncated::Kind kind = Truncated::Field) {
+    require(sizeof(T), what, kind);
     T v = load<T>(here(), big_endian_);
     pos_ += sizeof(T);
     return v;
@@ -75,10 +82,8 @@ class ByteReader {
   // A GGUF string: u64 length, then that many bytes (any bytes; not NUL-terminated).
   std::string_view read_string(std::string_view what) {
     const std::uint64_t at = pos_;
-    const auto len = read<std::uint64_t>(what);
-    if (len > remaining())
-      fail_at(at, std::string(what) + " length " + std::to_string(len) + " exceeds the " + std::to_string(remaining()) +
-                      " bytes left in the file");
+    const auto len = read<std::uint64_t>(what, Truncated::LengthField);
+    if (len > remaining()) throw Truncated{at, what, len, remaining(), Truncated::LengthPastEnd};
     require(len, what);
     std::string_view s(reinterpret_cast<const char*>(here()), static_cast<std::size_t>(len));
     pos_ += len;

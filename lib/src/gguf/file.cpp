@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/remote/remote_file.hpp"
 #include "parser.hpp"
 

@@ -2,6 +2,7 @@
 #include <bit>
 #include <cstring>
 
+#include "onnxq/core/error.hpp"
 #include "parser.hpp"
 
 namespace onnxq {

@@ -1,9 +1,10 @@
-// `onnxq check`: every problem of a GGUF file, not only the first. A walker of its own over the
-// file's bytes reports what the reader rejects, what ggml's reader rejects (strict tensor-data
-// layout, nested arrays, long strings, tensor names of 64 bytes or more, empty keys), what the GGUF
-// specification forbids (keys that are not ASCII or longer than 65535 bytes) as errors, and content
-// that is legal but risky or suspicious as warnings. It keeps going after a problem whenever the
-// records that follow can still be found.
+// `onnxq check`: every problem of a GGUF file, not only the first. The GGUF reader's own parser,
+// recording every problem instead of stopping at the first, reports what the reader rejects; rules
+// on top of it report what ggml's reader rejects (strict tensor-data layout, nested arrays, long
+// strings, tensor names equal up to a NUL byte), what the GGUF specification forbids (keys that are
+// not ASCII or longer than 65535 bytes) as errors, and content that is legal but risky or
+// suspicious as warnings. It keeps going after a problem whenever the records that follow can
+// still be found.
 #pragma once
 
 #include <cstdint>

@@ -19,6 +19,7 @@
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/limits.hpp"
 
 namespace onnxq {
 
@@ -38,8 +39,6 @@ enum class GgufType : std::uint32_t {
   Float64 = 12,
 };
 std::string_view gguf_type_name(GgufType type);  // "u8", "i8", ..., "str", "arr"
-
-inline constexpr int kGgufMaxArrayDepth = 8;
 
 class GgufArray;
 
@@ -105,7 +104,8 @@ struct TensorInfo {
   std::uint64_t file_offset;      // absolute offset in its shard file
   std::uint64_t element_count;
   std::uint64_t byte_size;
-  std::size_t shard;  // index into GgufFile::shards()
+  std::size_t shard;          // index into GgufFile::shards()
+  std::uint64_t info_offset;  // byte offset of its tensor-info record in its shard file
 
   Shape onnx_shape() const;  // [ne_{n-1}, ..., ne1, ne0]
 };
@@ -121,7 +121,7 @@ struct GgufShard {
   std::shared_ptr<const std::vector<std::byte>> header;  // remote files: owns `bytes`
   std::uint32_t version = 0;
   bool big_endian = false;
-  std::uint64_t alignment = 32;
+  std::uint64_t alignment = kGgufDefaultAlignment;
   std::uint64_t data_offset = 0;
   std::vector<GgufKeyValue> metadata;
   std::vector<TensorInfo> tensors;  // `shard` fields index this shard's position in the model
