@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -53,7 +54,9 @@ bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const Ggu
     const std::uint64_t n = std::min(step, blocks - first);
     const auto x = little_endian_tensor_blocks(a, ta, first, n, scratch_a);
     const auto y = little_endian_tensor_blocks(b, tb, first, n, scratch_b);
-    if (std::memcmp(x.data(), y.data(), x.size()) != 0) return false;
+    const bool same = std::memcmp(x.data(), y.data(), x.size()) == 0;
+    throw_if_mapped_file_changed();
+    if (!same) return false;
   }
   return true;
 }
@@ -102,6 +105,7 @@ void run_diff(const DiffOptions& opts) {
                                 tensor_data_is_big_endian(b, *p.b)};
       p.diff = compare_tensors(bytes_a, bytes_b, p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
+      throw_if_mapped_file_changed();
       spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
     }
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One test per bug found (issue 22 onwards), each named after the bug it guards against.
 source "$(dirname "$0")/common.bash"
+TOOLS=$(cd "$(dirname "$0")" && pwd)
 cd "$WORK"
 ZOO=$TESTDATA/zoo.gguf
 
@@ -55,5 +56,35 @@ regression_closed_stdout_error_has_no_reason() {
   grep -q "cannot write standard output: Bad file descriptor" "$WORK/err"
 }
 check regression_closed_stdout_error_has_no_reason regression_closed_stdout_error_has_no_reason
+
+# An input truncated while it was read (a download still running, a converter rewriting it) killed
+# the command with SIGBUS (exit 135) and left its temporary. Each command that reads tensor data is
+# stopped once it has mapped the file, the file is cut to its header, and the command continued:
+# an I/O error naming the file, exit 3, nothing written.
+regression_truncated_input_dies_of_sigbus() {
+  "$PYTHON" "$TOOLS/fault_tool.py" big-gguf big.gguf 96 || return 1
+  cp big.gguf other.gguf
+  local cmd status ok=0
+  for cmd in "dequant run.gguf --tensor big.weight --dtype f16 -o out/t.npy" \
+    "dequant run.gguf --tensor big.weight --dtype f16 --threads 2 -o out/t.npy" \
+    "export run.gguf --dtype f16 -o out/t.safetensors" "stats run.gguf" "hash --sha256 run.gguf" \
+    "diff run.gguf other.gguf"; do
+    rm -rf out run.gguf && mkdir out && cp --sparse=always big.gguf run.gguf
+    "$ONNXQ" $cmd >run.out 2>run.err &
+    local pid=$!
+    "$PYTHON" "$TOOLS/fault_tool.py" stop-when-mapped $pid run.gguf || { echo "not stopped: $cmd" >&2; ok=1; }
+    truncate -s 4096 run.gguf
+    kill -CONT $pid
+    status=0
+    wait $pid || status=$?
+    if [ $status != 3 ] || ! grep -q "^onnxq: error: run.gguf changed size while it was being read" run.err ||
+      [ -n "$(ls -A out)" ]; then
+      echo "$cmd: exit $status, $(cat run.err), left: $(ls -A out)" >&2
+      ok=1
+    fi
+  done
+  return $ok
+}
+check regression_truncated_input_dies_of_sigbus regression_truncated_input_dies_of_sigbus
 
 finish
