@@ -65,11 +65,11 @@ regression_truncated_input_dies_of_sigbus() {
   "$PYTHON" "$TOOLS/fault_tool.py" big-gguf big.gguf 96 || return 1
   cp big.gguf other.gguf
   local cmd status ok=0
-  for cmd in "dequant run.gguf --tensor big.weight --dtype f16 -o out/t.npy" \
-    "dequant run.gguf --tensor big.weight --dtype f16 --threads 2 -o out/t.npy" \
-    "export run.gguf --dtype f16 -o out/t.safetensors" "stats run.gguf" "hash --sha256 run.gguf" \
+  for cmd in "dequant run.gguf --tensor big.weight --dtype f16 -o outs/t.npy" \
+    "dequant run.gguf --tensor big.weight --dtype f16 --threads 2 -o outs/t.npy" \
+    "export run.gguf --dtype f16 -o outs/t.safetensors" "stats run.gguf" "hash --sha256 run.gguf" \
     "diff run.gguf other.gguf"; do
-    rm -rf out run.gguf && mkdir out && cp --sparse=always big.gguf run.gguf
+    rm -rf outs run.gguf && mkdir outs && cp --sparse=always big.gguf run.gguf
     "$ONNXQ" $cmd >run.out 2>run.err &
     local pid=$!
     "$PYTHON" "$TOOLS/fault_tool.py" stop-when-mapped $pid run.gguf || { echo "not stopped: $cmd" >&2; ok=1; }
@@ -78,13 +78,75 @@ regression_truncated_input_dies_of_sigbus() {
     status=0
     wait $pid || status=$?
     if [ $status != 3 ] || ! grep -q "^onnxq: error: run.gguf changed size while it was being read" run.err ||
-      [ -n "$(ls -A out)" ]; then
-      echo "$cmd: exit $status, $(cat run.err), left: $(ls -A out)" >&2
+      [ -n "$(ls -A outs)" ]; then
+      echo "$cmd: exit $status, $(cat run.err), left: $(ls -A outs)" >&2
       ok=1
     fi
   done
   return $ok
 }
 check regression_truncated_input_dies_of_sigbus regression_truncated_input_dies_of_sigbus
+
+# Tensors a/b and a_b both went to a_b.npy under --out-dir (the second overwrote the first, exit 0),
+# and a newline in a name reached the file name. Now each name is percent-encoded: every tensor has
+# a file of its own, inside the directory, from which the name can be read back.
+regression_tensor_names_collide_in_out_dir() {
+  "$PYTHON" - "$TOOLS" <<'PY' || return 1
+import sys
+sys.path.insert(0, sys.argv[1])
+from gguf_tool import write_gguf
+import numpy as np
+names = [b"a/b", b"a_b", b"new\nline", b"../up", b".hidden", b"100%", b"A", b"a", b"\xc3\xa9t\xc3\xa9", b"", b"x y.npy"]
+write_gguf("names.gguf", [], [[n, (2,), 0, 0, np.array([i, -i], "<f4").tobytes()] for i, n in enumerate(names)], 32)
+PY
+  rm -rf names && expect_exit 0 "$ONNXQ" dequant names.gguf --all --out-dir names || return 1
+  "$PYTHON" - <<'PY'
+import os, urllib.parse, numpy as np
+names = ["a/b", "a_b", "new\nline", "../up", ".hidden", "100%", "A", "a", "été", "", "x y.npy"]
+files = sorted(os.listdir("names"))
+want = sorted(["a%2Fb.npy", "a_b.npy", "new%0Aline.npy", "%2E.%2Fup.npy", "%2Ehidden.npy", "100%25.npy", "A.npy",
+               "a.npy", "%C3%A9t%C3%A9.npy", "%.npy", "x%20y.npy.npy"])
+assert files == want, files
+for i, n in enumerate(names):
+    f = "%.npy" if n == "" else [f for f in files if urllib.parse.unquote(f[:-4]) == n][0]
+    assert np.load(os.path.join("names", f)).tolist() == [i, -i], (n, f)
+PY
+}
+check regression_tensor_names_collide_in_out_dir regression_tensor_names_collide_in_out_dir
+
+# `--filter 'q4_*' -o out.npy` created a directory named out.npy. -o names a directory for several
+# tensors only when it is one or ends in '/'; otherwise a usage error that points at --out-dir.
+regression_o_file_with_several_tensors_makes_dir() {
+  expect_exit 1 "$ONNXQ" dequant "$ZOO" --filter 'q4_*' -o out.npy || return 1
+  grep -q "names one file, but 3 tensors were chosen.*--out-dir" "$WORK/err" && [ ! -e out.npy ] || return 1
+  expect_exit 0 "$ONNXQ" dequant "$ZOO" --filter 'q4_*' -o q4dir/ || return 1
+  [ "$(ls q4dir | tr '\n' ' ')" = "q4_0.weight.npy q4_1.weight.npy q4_k.weight.npy " ] || return 1
+  mkdir q4old && expect_exit 0 "$ONNXQ" dequant "$ZOO" --filter 'q4_*' -o q4old || return 1
+  [ "$(ls q4old | wc -l)" = 3 ] || return 1
+  # One tensor chosen by a pattern still goes to the file named.
+  expect_exit 0 "$ONNXQ" dequant "$ZOO" --filter 'q4_0*' -o one.npy && [ -f one.npy ]
+}
+check regression_o_file_with_several_tensors_makes_dir regression_o_file_with_several_tensors_makes_dir
+
+# `dequant --all` of a split model with a shard missing wrote the tensors of the shards present and
+# exited 0. --all (and --filter) now fail before writing anything; the inspection commands and
+# --tensor of a present shard still work, with the warning.
+regression_all_with_missing_shard_exits_0() {
+  "$PYTHON" "$TOOLS/gguf_tool.py" split "$ZOO" part 3 && rm part-00002-of-00003.gguf || return 1
+  local what
+  for what in --all --filter; do
+    local choice=(--all)
+    [ $what = --filter ] && choice=(--filter 'q*')
+    expect_exit 3 "$ONNXQ" dequant part-00001-of-00003.gguf "${choice[@]}" --out-dir parts || return 1
+    grep -q "error: part-00001-of-00003.gguf: $what needs every shard of the model, and these are missing: 2 (part-00002-of-00003.gguf)" \
+      "$WORK/err" && [ ! -e parts ] || return 1
+  done
+  expect_exit 0 "$ONNXQ" dequant part-00001-of-00003.gguf --tensor q4_0.weight -o present.npy || return 1
+  for what in list info meta; do
+    expect_exit 0 "$ONNXQ" $what part-00001-of-00003.gguf || return 1
+  done
+  expect_exit 0 "$ONNXQ" list part-00001-of-00003.gguf && grep -q "shards are missing" "$WORK/err"
+}
+check regression_all_with_missing_shard_exits_0 regression_all_with_missing_shard_exits_0
 
 finish
