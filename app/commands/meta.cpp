@@ -6,6 +6,7 @@
 #include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
+#include "output.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {
@@ -32,17 +33,15 @@ void run_meta(const MetaOptions& opts) {
       std::cout << dump_json(out) << '\n';
       return;
     }
-    for (const std::string& key : opts.keys) std::cout << value_to_raw(*model.find_metadata(key)) << '\n';
+    for (const std::string& key : opts.keys)
+      std::cout << value_to_raw(*model.find_metadata(key), stdout_is_terminal()) << '\n';
     return;
   }
   if (opts.json) {
     Json out = Json::array();
     for (const GgufKeyValue& kv : model.metadata()) {
       Json entry = {{"key", kv.key}, {"type", gguf_type_name(kv.value.type())}};
-      if (kv.value.type() == GgufType::Array) {
-        entry["element_type"] = gguf_type_name(kv.value.as_array().element_type());
-        entry["count"] = kv.value.as_array().size();
-      }
+      if (kv.value.type() == GgufType::Array) entry.update(array_type_json(kv.value.as_array()));
       entry["value"] = value_to_json(kv.value);
       out.push_back(std::move(entry));
     }
@@ -64,9 +63,13 @@ void add_meta_command(CLI::App& app, const GlobalOptions&) {
       "other shards are present.");
   add_gguf_file_argument(*cmd, opts->path);
   repeatable_value(cmd->add_option("-k,--key", opts->keys,
-                                   "Print only this key's value, unquoted (arrays: one element per line); repeatable"));
+                                   "Print only this key's value, unquoted: a string as stored (escaped on a "
+                                   "terminal), an array one element per line, each escaped (\\n, \\xNN, \\\\) "
+                                   "so that none spans lines; repeatable"));
   cmd->add_flag("--full", opts->full, "Show every array element, not the first " + std::to_string(kArrayPreview));
-  add_json_flag(*cmd, opts->json, "arrays complete, 64-bit integers exact");
+  add_json_flag(*cmd, opts->json,
+                "arrays complete, 64-bit integers exact; an array of arrays lists each inner array's element_type "
+                "and count under elements");
   cmd->callback([opts] { run_meta(*opts); });
 }
 

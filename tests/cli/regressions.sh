@@ -149,4 +149,55 @@ regression_all_with_missing_shard_exits_0() {
 }
 check regression_all_with_missing_shard_exits_0 regression_all_with_missing_shard_exits_0
 
+# A metadata file with the values of the quoting bugs (and an array of i32 arrays).
+make_meta_gguf() {
+  "$PYTHON" - "$TOOLS" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+from gguf_tool import write_gguf
+def s(x): return struct.pack("<Q", len(x)) + x
+def strings(items): return struct.pack("<IQ", 8, len(items)) + b"".join(s(i) for i in items)
+def i32s(items): return struct.pack("<IQ", 5, len(items)) + struct.pack(f"<{len(items)}i", *items)
+write_gguf("meta.gguf", [(b"q.tok", 8, s(b'"')), (b"q.say", 8, s(b'say "hi"')), (b"q.arr", 9, strings([b"x\ny", b"z"])),
+                         (b"q.ctl", 8, s(b"bell\x07esc\x1b[31m")), (b"q.back", 9, strings([b"a\\nb"])),
+                         (b"q.nest", 9, struct.pack("<IQ", 9, 2) + i32s([1, 2]) + struct.pack("<IQ", 6, 1) + struct.pack("<f", 0.5))],
+           [], 32)
+PY
+}
+
+# The meta table printed the token '"' as """ and 'say "hi"' as "say "hi"": backslashes were escaped
+# inside the quotes, quotes were not.
+regression_meta_quotes_not_escaped() {
+  make_meta_gguf && expect_exit 0 "$ONNXQ" meta meta.gguf || return 1
+  grep -qE '^q\.tok +str +"\\""$' "$WORK/out" && grep -qE '^q\.say +str +"say \\"hi\\""$' "$WORK/out" &&
+    grep -qF '["a\\nb"]' "$WORK/out"
+}
+check regression_meta_quotes_not_escaped regression_meta_quotes_not_escaped
+
+# `meta --key ARRAY` printed one element per line unescaped, so ["x\ny", "z"] read as three elements;
+# and --key sent raw control bytes to a terminal, where the table escapes them. A string value
+# still goes to a file or pipe exactly as stored.
+regression_meta_key_array_newline_ambiguous() {
+  make_meta_gguf && expect_exit 0 "$ONNXQ" meta meta.gguf -k q.arr -k q.back || return 1
+  [ "$(cat "$WORK/out")" = 'x\ny
+z
+a\\nb' ] || return 1
+  expect_exit 0 "$ONNXQ" meta meta.gguf -k q.ctl && [ "$(cat "$WORK/out")" = $'bell\x07esc\x1b[31m' ] || return 1
+  script -qec "'$ONNXQ' meta meta.gguf -k q.ctl" /dev/null >tty.txt || return 1
+  grep -qF 'bell\x07esc\x1b[31m' tty.txt && ! grep -q $'\x1b' tty.txt
+}
+check regression_meta_key_array_newline_ambiguous regression_meta_key_array_newline_ambiguous
+
+# `meta --json` said "element_type": "arr" for an array of arrays and lost the inner arrays' types.
+regression_meta_json_nested_array_loses_types() {
+  make_meta_gguf && expect_exit 0 "$ONNXQ" meta meta.gguf --json || return 1
+  "$PYTHON" -c '
+import json, sys
+e = [e for e in json.load(open(sys.argv[1])) if e["key"] == "q.nest"][0]
+assert e["element_type"] == "arr" and e["count"] == 2, e
+assert e["elements"] == [{"element_type": "i32", "count": 2}, {"element_type": "f32", "count": 1}], e
+assert e["value"] == [[1, 2], [0.5]], e' "$WORK/out"
+}
+check regression_meta_json_nested_array_loses_types regression_meta_json_nested_array_loses_types
+
 finish
