@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
   for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);
   docs::add_generate_option(app);  // hidden: man page and completions from these definitions
 
+  int status = kExitOk;
   try {
     app.parse(argc, argv);
     // A reader that does not check (metadata, names: views of the mapping) read zeros instead.
@@ -107,6 +108,10 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const BrokenPipe&) {
     return kExitBrokenPipe;
+  } catch (const DifferencesFound& d) {
+    std::fflush(stdout);
+    if (!d.message.empty()) std::fprintf(stderr, "onnxq: error: %s\n", d.message.c_str());
+    status = kExitDifferences;
   } catch (const Error& e) {
     std::fflush(stdout);
     // Zeros read from a file that shrank under its mapping can break any rule: name the cause.
@@ -131,5 +136,5 @@ int main(int argc, char** argv) {
                  err ? std::strerror(err) : "");
     return kExitIo;
   }
-  return kExitOk;
+  return status;
 }

@@ -200,4 +200,26 @@ assert e["value"] == [[1, 2], [0.5]], e' "$WORK/out"
 }
 check regression_meta_json_nested_array_loses_types regression_meta_json_nested_array_loses_types
 
+# `diff` could not tell a script whether two models differ. --exit-code: 4 when they differ (the
+# status hash --check and check give their findings), 0 when not; errors keep 2 and 3.
+regression_diff_cannot_tell_scripts_they_differ() {
+  cp "$ZOO" same.gguf && cp "$ZOO" changed.gguf || return 1
+  printf '\x01' | dd of=changed.gguf bs=1 seek=$(($(stat -c %s changed.gguf) - 1)) conv=notrunc status=none
+  expect_exit 0 "$ONNXQ" diff "$ZOO" same.gguf --exit-code || return 1
+  expect_exit 4 "$ONNXQ" diff "$ZOO" changed.gguf --exit-code || return 1
+  grep -q "(1 changed)" "$WORK/out" && [ ! -s "$WORK/err" ] || return 1
+  expect_exit 4 "$ONNXQ" diff "$ZOO" changed.gguf --exit-code --json || return 1
+  expect_exit 0 "$ONNXQ" diff "$ZOO" changed.gguf || return 1  # without the flag, as before
+  expect_exit 3 "$ONNXQ" diff "$ZOO" missing.gguf --exit-code || return 1
+  head -c 100 "$ZOO" >cut.gguf && expect_exit 2 "$ONNXQ" diff "$ZOO" cut.gguf --exit-code
+}
+check regression_diff_cannot_tell_scripts_they_differ regression_diff_cannot_tell_scripts_they_differ
+
+# `export -o - --max-shard-size 1KB` is a usage error (the option asks for files), but exited 2.
+regression_export_shards_to_stdout_exits_2() {
+  expect_exit 1 "$ONNXQ" export "$ZOO" -o - --max-shard-size 1KB || return 1
+  grep -q "need -o FILE, not standard output" "$WORK/err" && [ ! -s "$WORK/out" ]
+}
+check regression_export_shards_to_stdout_exits_2 regression_export_shards_to_stdout_exits_2
+
 finish
