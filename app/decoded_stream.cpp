@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
@@ -70,6 +71,7 @@ std::size_t decode_chunk(const DecodedStream& s, const Chunking& c, std::uint64_
     decode_tensor_blocks(*s.model, *s.tensor, first, n, s.dtype, buffer, 1);
   else
     decode_blocks(*s.format, s.bytes, first, n, s.dtype, buffer, 1);
+  throw_if_mapped_file_changed();  // the input shrank: the chunk holds zeros read past its end
   return n * c.block_out;
 }
 

@@ -4,14 +4,17 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "command.hpp"
 #include "docs/generate.hpp"
 #include "exit_codes.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/version.hpp"
 #include "onnxq/remote/remote_file.hpp"
 #include "output.hpp"
@@ -56,7 +59,9 @@ void setup_remote(const GlobalOptions& global) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  make_standard_descriptors_valid();
   install_output_signal_handlers();
+  install_mapping_fault_guard();
   remember_command_line(argv);
 
   CLI::App app{"onnxq: inspect GGUF model files and decode their packed tensors into ordinary arrays"};
@@ -85,8 +90,11 @@ int main(int argc, char** argv) {
   for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);
   docs::add_generate_option(app);  // hidden: man page and completions from these definitions
 
+  int status = kExitOk;
   try {
     app.parse(argc, argv);
+    // A reader that does not check (metadata, names: views of the mapping) read zeros instead.
+    if (const auto change = mapped_file_change()) fail(ErrorKind::Io, *change);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -100,10 +108,16 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const BrokenPipe&) {
     return kExitBrokenPipe;
+  } catch (const DifferencesFound& d) {
+    std::fflush(stdout);
+    if (!d.message.empty()) std::fprintf(stderr, "onnxq: error: %s\n", d.message.c_str());
+    status = kExitDifferences;
   } catch (const Error& e) {
     std::fflush(stdout);
-    std::fprintf(stderr, "onnxq: error: %s\n", e.what());
-    return exit_code_for(e.kind());
+    // Zeros read from a file that shrank under its mapping can break any rule: name the cause.
+    const auto change = mapped_file_change();
+    std::fprintf(stderr, "onnxq: error: %s\n", change ? change->c_str() : e.what());
+    return change ? kExitIo : exit_code_for(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "onnxq: error: out of memory\n");
     return kExitIo;
@@ -111,11 +125,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "onnxq: error: %s\n", e.what());
     return kExitInvalidInput;
   }
-  std::fflush(stdout);
-  if (std::ferror(stdout)) {
-    if (errno == EPIPE) return kExitBrokenPipe;
-    std::fprintf(stderr, "onnxq: error: cannot write standard output\n");
+  // Text output is buffered: its last write happens here, and a failed write earlier left the
+  // stream's error flag (glibc retries a failed buffer on the next flush, which sets errno again).
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (!flushed || std::ferror(stdout)) {
+    if (err == EPIPE) return kExitBrokenPipe;
+    std::fprintf(stderr, "onnxq: error: cannot write standard output%s%s\n", err ? ": " : "",
+                 err ? std::strerror(err) : "");
     return kExitIo;
   }
-  return kExitOk;
+  return status;
 }

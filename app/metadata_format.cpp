@@ -20,16 +20,24 @@ std::string float_text(F v) {
 
 constexpr std::size_t kMaxPreviewString = 80;
 
-std::string quoted_preview(std::string_view s, bool shorten) {
+// Escaped for one line (control bytes, backslashes) and for the quotes around it ("\"").
+std::string quoted(std::string_view s) {
   std::string out = "\"";
-  if (shorten && s.size() > kMaxPreviewString) {
-    out += escape_for_terminal(s.substr(0, kMaxPreviewString));
-    out += "...";
-  } else {
-    out += escape_for_terminal(s);
+  for (char c : escape_for_terminal(s)) {
+    if (c == '"') out += '\\';
+    out += c;
   }
   out += '"';
   return out;
+}
+
+std::string quoted_preview(std::string_view s, bool shorten) {
+  if (shorten && s.size() > kMaxPreviewString) {
+    std::string out = quoted(s.substr(0, kMaxPreviewString));
+    out.insert(out.size() - 1, "...");
+    return out;
+  }
+  return quoted(s);
 }
 
 // quote_strings: 0 raw, 1 quoted, 2 quoted and shortened.
@@ -51,6 +59,7 @@ std::string scalar_text(const GgufValue& v, int quote_strings) {
 }  // namespace
 
 std::string value_type_text(const GgufValue& value) {
+  // (an array of arrays says "arr[arr,N]": its inner arrays may differ in type and length)
   if (value.type() != GgufType::Array) return std::string(gguf_type_name(value.type()));
   const GgufArray a = value.as_array();
   return "arr[" + std::string(gguf_type_name(a.element_type())) + "," + std::to_string(a.size()) + "]";
@@ -74,16 +83,31 @@ std::string value_to_text(const GgufValue& value, std::size_t max_items) {
   return out + "]";
 }
 
-std::string value_to_raw(const GgufValue& value) {
-  if (value.type() != GgufType::Array) return scalar_text(value, 0);
+std::string value_to_raw(const GgufValue& value, bool terminal) {
+  if (value.type() != GgufType::Array) {
+    const std::string text = scalar_text(value, 0);
+    return terminal ? escape_for_terminal(text) : text;
+  }
   std::string out;
   bool first = true;
   value.as_array().for_each([&](const GgufValue& item) {
     if (!first) out += '\n';
     first = false;
-    out += item.type() == GgufType::Array ? value_to_text(item, 0) : scalar_text(item, 0);
+    out += item.type() == GgufType::Array ? value_to_text(item, 0) : escape_for_terminal(scalar_text(item, 0));
     return true;
   });
+  return out;
+}
+
+Json array_type_json(const GgufArray& array) {
+  Json out = {{"element_type", gguf_type_name(array.element_type())}, {"count", array.size()}};
+  if (array.element_type() != GgufType::Array) return out;
+  Json elements = Json::array();
+  array.for_each([&](const GgufValue& item) {
+    elements.push_back(array_type_json(item.as_array()));
+    return true;
+  });
+  out["elements"] = std::move(elements);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 
 namespace onnxq::cli {
@@ -149,6 +150,7 @@ void feed(std::span<const std::byte> bytes, std::initializer_list<MultiHasher*> 
     if (at % kPopulateBytes == 0) populate(bytes.data() + at, std::min(kPopulateBytes, bytes.size() - at));
     for (MultiHasher* h : hashers)
       if (h) h->update(bytes.data() + at, n);
+    throw_if_mapped_file_changed();  // the file shrank: zeros were hashed past its new end
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,13 +11,18 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <random>
+#include <string_view>
 #include <vector>
 
+#include "exit_codes.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapped_file.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -49,6 +55,40 @@ extern "C" void remove_temps_and_exit(int sig) {
     if (g_temp_live[i].load()) ::unlink(g_temp_paths[i].data());
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+// SIGINT/SIGTERM/SIGHUP wait while a named temporary is created and listed for their handler.
+class TempSignalsBlocked {
+ public:
+  TempSignalsBlocked() {
+    sigset_t block;
+    sigemptyset(&block);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+    pthread_sigmask(SIG_BLOCK, &block, &old_);
+  }
+  ~TempSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
+ private:
+  sigset_t old_;
+};
+
+// ".NAME.onnxq-" beside the target; mkstemp or temp_link_name add six random characters.
+std::string temp_prefix(const std::string& target) {
+  const std::filesystem::path t(target);
+  std::string name = ".";
+  name += t.filename().string();
+  name += ".onnxq-";
+  return (t.parent_path() / name).string();
+}
+
+// A test hook: behave as on a file system without unnamed files, so that the tests reach the
+// named-temporary path on file systems that have them.
+bool unnamed_files_disabled() {
+  static const bool disabled = [] {
+    const char* v = std::getenv("ONNXQ_TEST_NO_TMPFILE");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return disabled;
 }
 
 mode_t default_file_mode() {
@@ -108,6 +148,27 @@ void note_input_file(const std::string& path) {
 bool stdout_is_terminal() { return ::isatty(1) == 1; }
 bool stdin_is_redirected() { return ::isatty(0) == 0; }
 
+void make_standard_descriptors_valid() {
+  // What each closed descriptor gets: reads of stdin and writes to stdout still fail (EBADF),
+  // as on the closed descriptor; stderr's messages go nowhere, as the user chose.
+  constexpr int kNullFlags[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int null_fd = ::open("/dev/null", kNullFlags[fd]);  // the lowest free number: fd itself
+    if (null_fd >= 0 && null_fd != fd) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+    if (::fcntl(fd, F_GETFD) == -1) {
+      // Without /dev/null a file opened later could take the number of a standard stream.
+      static const char message[] = "onnxq: error: descriptor 0, 1 or 2 is closed and /dev/null cannot be opened\n";
+      if (::write(2, message, sizeof message - 1) < 0) {
+      }
+      std::_Exit(kExitIo);
+    }
+  }
+}
+
 void install_output_signal_handlers() {
   std::signal(SIGPIPE, SIG_IGN);
   // A file-size limit (ulimit -f) then fails the write with EFBIG, a clean I/O error.
@@ -125,11 +186,11 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
       fail(ErrorKind::InvalidArgument, "refusing to write binary output to a terminal; use -o FILE or a pipe");
     struct stat st {};
     if (::fstat(1, &st) == 0) refuse_if_input(st, "standard output");
+    sink.kind_ = Kind::Stdout;
     sink.fd_ = 1;
     return sink;
   }
-  const std::filesystem::path target(path);
-  std::filesystem::path dir = target.parent_path();
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
@@ -143,37 +204,56 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
         ::close(fd);
         fail(ErrorKind::InvalidArgument, "refusing to write binary output to the terminal " + path);
       }
+      sink.kind_ = Kind::Direct;
       sink.fd_ = fd;
-      sink.direct_ = true;
       return sink;
     }
   }
-  std::string temp_name = ".";
-  temp_name += target.filename().string();
-  temp_name += ".onnxq-XXXXXX";
-  std::string templ = (dir / temp_name).string();
+  // An unnamed file in the target's directory: nothing to clean up after any failure, kill -9
+  // included. The kernel applies the umask to the mode.
+  {
+    errno = EOPNOTSUPP;
+    const int fd = unnamed_files_disabled() ? -1 : ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      sink.kind_ = Kind::Unnamed;
+      sink.fd_ = fd;
+      return sink;
+    }
+    // EOPNOTSUPP: a file system without unnamed files; EISDIR, EINVAL: a kernel without O_TMPFILE.
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+      io_error("cannot create a file in", dir.string(), errno);
+    static std::once_flag logged;
+    const int err = errno;
+    std::call_once(logged, [&] {
+      spdlog::info(
+          "{}: no unnamed files here (O_TMPFILE: {}); writing through a named temporary, which only "
+          "kill -9 would leave behind",
+          dir.string(), std::strerror(err));
+    });
+  }
   // mkstemp creates the file exclusively (O_EXCL), so a planted symlink cannot redirect it.
-  // SIGINT/SIGTERM/SIGHUP wait until the file is registered for their handler to remove.
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
-  pthread_sigmask(SIG_BLOCK, &block, &old);
-  int fd = ::mkstemp(templ.data());
-  const int mkstemp_errno = errno;
-  if (fd >= 0) register_temp(templ);
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  std::string templ = temp_prefix(path) + "XXXXXX";
+  int fd = -1;
+  int mkstemp_errno = 0;
+  {
+    TempSignalsBlocked blocked;
+    fd = ::mkstemp(templ.data());
+    mkstemp_errno = errno;
+    if (fd >= 0) register_temp(templ);
+  }
   if (fd < 0) io_error("cannot create a temporary file in", dir.string(), mkstemp_errno);
   ::fchmod(fd, default_file_mode());
+  sink.kind_ = Kind::NamedTemporary;
   sink.fd_ = fd;
   sink.temp_path_ = templ;
   return sink;
 }
 
 OutputSink::OutputSink(OutputSink&& other) noexcept
-    : fd_(other.fd_),
+    : kind_(other.kind_),
+      fd_(other.fd_),
       path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
-      direct_(other.direct_),
       committed_(other.committed_),
       position_(other.position_) {
   other.fd_ = -1;
@@ -185,8 +265,13 @@ OutputSink::~OutputSink() {
   if (!committed_) discard();
 }
 
+const std::string& OutputSink::shown_path() const {
+  static const std::string standard_output = "standard output";
+  return kind_ == Kind::Stdout ? standard_output : path_;
+}
+
 void OutputSink::discard() noexcept {
-  if (fd_ > 1) ::close(fd_);
+  if (kind_ != Kind::Stdout && fd_ >= 0) ::close(fd_);  // an unnamed file vanishes here
   fd_ = -1;
   if (!temp_path_.empty()) {
     ::unlink(temp_path_.c_str());  // unlink never follows a symlink
@@ -201,8 +286,8 @@ void OutputSink::write(const void* data, std::size_t size) {
     ssize_t n = ::write(fd_, p, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EPIPE && fd_ == 1) throw BrokenPipe{};
-      io_error("cannot write", fd_ == 1 ? std::string("standard output") : path_, errno);
+      if (errno == EPIPE && kind_ == Kind::Stdout) throw BrokenPipe{};
+      io_error("cannot write", shown_path(), errno);
     }
     p += n;
     size -= static_cast<std::size_t>(n);
@@ -228,7 +313,7 @@ void OutputSink::write_at(std::uint64_t offset, const void* data, std::size_t si
 // Why: on ext4, writes into blocks allocated ahead skip the per-page delayed allocation, which
 // took about a quarter of their time (64 MiB in 1 MiB writes, measured here); tmpfs is unchanged.
 void OutputSink::reserve(std::uint64_t bytes) {
-  if (temp_path_.empty() || bytes == 0) return;
+  if (!positional() || bytes == 0) return;
   if (::fallocate(fd_, 0, static_cast<off_t>(position_), static_cast<off_t>(bytes)) == 0) return;
   if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL || errno == EINTR) return;  // write as usual
   io_error("cannot write", path_, errno);
@@ -239,42 +324,111 @@ void OutputSink::advance(std::uint64_t bytes) {
   if (::lseek(fd_, static_cast<off_t>(position_), SEEK_SET) < 0) io_error("cannot seek in", path_, errno);
 }
 
+namespace {
+
+// Gives the unnamed file open as `fd` the name `name`; 0 or the errno. linkat never replaces an
+// existing name (EEXIST).
+int link_unnamed_file(int fd, const std::string& name) {
+  char proc_path[40];
+  std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+  if (::linkat(AT_FDCWD, proc_path, AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return 0;
+  int err = errno;
+  if (err == ENOENT && ::access("/proc/self/fd", F_OK) != 0) {
+    // No /proc: linking the descriptor itself needs CAP_DAC_READ_SEARCH.
+    if (::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0) return 0;
+    err = errno;
+  }
+  return err;
+}
+
+std::string random_suffix() {
+  static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static std::mt19937_64 rng(std::random_device{}());
+  std::string s;
+  for (int i = 0; i < 6; ++i) s += chars[rng() % (sizeof chars - 1)];
+  return s;
+}
+
+}  // namespace
+
+// The unnamed file gets the target's name directly when the target does not exist; to replace a
+// file it is first linked to a temporary name (exclusively: a planted name is skipped), which the
+// exchange then moves onto the target.
+void OutputSink::name_unnamed_file() {
+  struct stat st {};
+  if (::lstat(path_.c_str(), &st) != 0 && errno == ENOENT) {
+    const int err = link_unnamed_file(fd_, path_);
+    if (err == 0) {
+      const int closed = ::close(fd_);
+      const int close_errno = errno;
+      fd_ = -1;
+      if (closed != 0) {
+        ::unlink(path_.c_str());  // it did not exist before: back to that
+        io_error("cannot write", path_, close_errno);
+      }
+      return;
+    }
+    if (err != EEXIST) io_error("cannot create", path_, err);
+  }
+  const std::string prefix = temp_prefix(path_);
+  for (int attempt = 0; temp_path_.empty(); ++attempt) {
+    const std::string name = prefix + random_suffix();
+    TempSignalsBlocked blocked;
+    const int err = link_unnamed_file(fd_, name);
+    if (err == 0) {
+      register_temp(name);
+      temp_path_ = name;
+    } else if (err != EEXIST || attempt == 100) {
+      io_error("cannot create a file in", std::filesystem::path(path_).parent_path().string(), err);
+    }
+  }
+  const int closed = ::close(fd_);
+  const int close_errno = errno;
+  fd_ = -1;
+  if (closed != 0) io_error("cannot write", path_, close_errno);
+  replace_target_with(temp_path_);
+}
+
 // Replacing an existing regular file: swap the two names atomically (the target names a whole
 // file throughout, the old one and then the new one, as with rename()), then remove the old file,
 // which now has the temporary's name. Why not rename(): when rename() replaces a file, ext4
 // starts writing the new file's delayed-allocation pages back on the spot (auto_da_alloc), which
 // took longer than the writes themselves; the page cache writes them back later either way
 // (neither way waits for the disk: onnxq makes no crash-durability promise, as it calls no fsync).
-// False when the target is not an existing regular file or the file system cannot exchange names.
-bool OutputSink::exchange_with_target() {
+// Anything else (no target, a symlink, no exchange on this file system): rename().
+void OutputSink::replace_target_with(const std::string& temp_path) {
   struct stat st {};
-  if (::lstat(path_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0) return false;
-  if (::unlink(temp_path_.c_str()) != 0) io_error("cannot remove the replaced file, now named", temp_path_, errno);
-  return true;
+  if (::lstat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      ::renameat2(AT_FDCWD, temp_path.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) == 0) {
+    if (::unlink(temp_path.c_str()) != 0) io_error("cannot remove the replaced file, now named", temp_path, errno);
+  } else if (::rename(temp_path.c_str(), path_.c_str()) != 0) {
+    io_error("cannot rename the temporary file onto", path_, errno);
+  }
+  unregister_temp(temp_path);
+  temp_path_.clear();
 }
 
 void OutputSink::commit() {
   if (committed_) return;
-  if (fd_ == 1) {
-    committed_ = true;
-    return;
+  // A mapped input that shrank was read as zeros: what was written from it is not the input's.
+  if (const auto change = mapped_file_change()) fail(ErrorKind::Io, *change);
+  switch (kind_) {
+    case Kind::Stdout: break;
+    case Kind::Direct: {
+      const int closed = ::close(fd_);
+      fd_ = -1;
+      if (closed != 0) io_error("cannot write", path_, errno);
+      break;
+    }
+    case Kind::Unnamed: name_unnamed_file(); break;
+    case Kind::NamedTemporary: {
+      const int closed = ::close(fd_);
+      fd_ = -1;
+      if (closed != 0) io_error("cannot write", path_, errno);
+      replace_target_with(temp_path_);
+      break;
+    }
   }
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    io_error("cannot write", path_, errno);
-  }
-  fd_ = -1;
-  if (direct_) {
-    committed_ = true;
-    return;
-  }
-  if (!exchange_with_target()) {
-    if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
-      io_error("cannot rename the temporary file onto", path_, errno);
-  }
-  unregister_temp(temp_path_);
-  temp_path_.clear();
   committed_ = true;
 }
 

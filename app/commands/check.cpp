@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "exit_codes.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
@@ -69,8 +70,8 @@ void run_check(const CheckOptions& opts) {
   }
   std::cout.flush();
   if (errors > 0 || (opts.strict && warnings > 0))
-    invalid_input(opts.path + ": " + std::to_string(errors) + " error(s)" +
-                  (opts.strict ? ", " + std::to_string(warnings) + " warning(s) (--strict)" : std::string()));
+    throw DifferencesFound{opts.path + ": " + std::to_string(errors) + " error(s)" +
+                           (opts.strict ? ", " + std::to_string(warnings) + " warning(s) (--strict)" : std::string())};
 }
 
 void add_check_command(CLI::App& app, const GlobalOptions&) {
@@ -82,7 +83,7 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
   add_json_flag(*cmd, opts->json,
                 "{file, errors, warnings, findings: [{severity, code, file, offset, key, tensor, "
                 "message}]}");
-  cmd->add_flag("--strict", opts->strict, "Exit with status 2 on warnings too");
+  cmd->add_flag("--strict", opts->strict, "Exit with status 4 on warnings too");
   cmd->footer(
       "Errors: what onnxq's reader rejects; what ggml's reader rejects although onnxq reads it (tensor data "
       "out of tensor-info order, overlapping or with gaps, a data section cut short, arrays of arrays, "
@@ -96,7 +97,7 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
       "split.* keys that disagree across shards.\n"
       "One line per finding: FILE: SEVERITY [CODE] at offset N, key 'K', tensor 'T': MESSAGE, with text "
       "from the file escaped (\\xNN); then a count. Exit status 0 without errors (or, with --strict, without "
-      "warnings), else 2.");
+      "warnings), else 4 (as for the differences found by diff --exit-code and hash --check).");
   cmd->callback([opts] { run_check(*opts); });
 }
 

@@ -21,7 +21,9 @@
 #include "output.hpp"
 #include "partial_model.hpp"
 #include "progress.hpp"
+#include "tensor_file_names.hpp"
 #include "tensor_selection.hpp"
+#include "text_table.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -82,15 +84,6 @@ FormatChoice parse_formats(const DequantOptions& o) {
   return c;
 }
 
-// A file name from a tensor name: path separators and a leading dot made harmless.
-std::string safe_file_name(std::string_view tensor_name, bool npy) {
-  std::string name(tensor_name);
-  for (char& ch : name)
-    if (ch == '/' || ch == '\\' || ch == '\0') ch = '_';
-  if (name.empty() || name.front() == '.') name.insert(name.begin(), '_');
-  return name + (npy ? ".npy" : ".bin");
-}
-
 std::string join_with_commas(const std::vector<std::string>& words) {
   std::string text;
   for (const std::string& w : words) text += (text.empty() ? "" : ",") + w;
@@ -126,7 +119,7 @@ void write_one(const std::string& target, const DecodedStream& stream, const std
   write_decoded(sink, stream);
   sink.commit();
   spdlog::info("wrote {} as {} {} to {}", what, dtype_info(stream.dtype).short_name, shape_to_string(stream.shape),
-               target == "-" ? "standard output" : target);
+               target == "-" ? "standard output" : escape_for_terminal(target));
 }
 
 void run_raw(const DequantOptions& o, const FormatChoice& fc) {
@@ -171,39 +164,53 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   const std::optional<DType> dtype = requested_dtype(o.dtype);
 
   const GgufFile model = open_present_shards(o.path);
+  // --all and --filter speak of tensors in the missing shards too: not a part of them.
+  if (!model.missing_shards().empty() && (o.all || !o.filter.empty()))
+    fail(ErrorKind::Io, o.path + ": " + (o.all ? std::string("--all") : "--filter") +
+                            " needs every shard of the model, and these are missing: " + missing_shards_text(model) +
+                            " (--tensor NAME reads a tensor of the shards present)");
   const auto chosen = select_tensors(model, o.tensors, o.filter, o.all);
-  const bool several = chosen.size() > 1 || o.all || !o.filter.empty();
 
-  // Where each tensor goes: decided, like the dtypes, before anything is written.
+  // Where each tensor goes: decided, like the dtypes, before anything is written. -o names a
+  // directory only when it is one or ends in '/': a file name given for several tensors is a slip.
   std::string dir;
   std::string single_target;
   if (!o.out_dir.empty()) {
     dir = o.out_dir;
   } else if (o.output == "-") {
-    if (chosen.size() > 1) usage("several tensors cannot all go to standard output; use -o DIR or --out-dir DIR");
+    if (chosen.size() > 1) usage("several tensors cannot all go to standard output; use --out-dir DIR");
     single_target = "-";
-  } else if (!o.output.empty() && (several || fs::is_directory(o.output))) {
+  } else if (!o.output.empty() && (o.output.ends_with('/') || fs::is_directory(o.output))) {
     dir = o.output;
   } else if (!o.output.empty()) {
+    if (chosen.size() > 1)
+      usage("-o " + o.output + " names one file, but " + std::to_string(chosen.size()) +
+            " tensors were chosen; write them with --out-dir DIR (or -o DIR/)");
     single_target = o.output;
   } else {
     dir = ".";
   }
+  std::vector<std::string> file_names, tensor_names;
+  if (!dir.empty())
+    for (const TensorInfo* t : chosen) {
+      file_names.push_back(tensor_file_name(t->name, fc.npy ? ".npy" : ".bin"));
+      tensor_names.emplace_back(t->name);
+    }
   if (!dir.empty() && !fs::is_directory(dir)) {
-    if (o.out_dir.empty() && !several) usage("output directory " + dir + " does not exist");
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) fail(ErrorKind::Io, "cannot create the output directory " + dir + ": " + ec.message());
   }
+  if (!dir.empty()) check_file_names_distinct(dir, file_names, tensor_names);
 
   std::vector<std::pair<std::string, DecodedStream>> jobs;
-  for (const TensorInfo* t : chosen) {
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const TensorInfo* t = chosen[i];
     const DType out = dtype.value_or(default_decode_dtype(*t->format));
     if (!can_decode_to(*t->format, out))
-      invalid_argument("tensor '" + std::string(t->name) + "' of type " + std::string(t->format->gguf_name) +
+      invalid_argument("tensor '" + escape_for_terminal(t->name) + "' of type " + std::string(t->format->gguf_name) +
                        " cannot be written as " + std::string(dtype_info(out).short_name));
-    const std::string target =
-        single_target.empty() ? (fs::path(dir) / safe_file_name(t->name, fc.npy)).string() : single_target;
+    const std::string target = single_target.empty() ? (fs::path(dir) / file_names[i]).string() : single_target;
     DecodedStream stream{t->format, {}, t->onnx_shape(), out, fc.npy, o.threads};
     stream.model = &model;
     stream.tensor = t;
@@ -216,7 +223,7 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
     auto& [target, stream] = jobs[i];
     progress.set_label(std::string(chosen[i]->name));
     stream.progress = &progress;
-    write_one(target, stream, "'" + std::string(chosen[i]->name) + "'");
+    write_one(target, stream, "'" + escape_for_terminal(chosen[i]->name) + "'");
   }
   progress.finish();
 }
@@ -239,9 +246,17 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       "  onnxq dequant --raw IN|- --packed-format gguf:q4_0 --shape 2,32 [options]   (DequantizePacked itself)\n"
       "Shapes are ONNX order [..., ne1, ne0]. BFLOAT16 has no numpy dtype: .npy files carry its bit patterns\n"
       "as '<u2' (uint16); raw output is the plain little-endian 2-byte words. Binary output is never written\n"
-      "to a terminal; each file is written to a temporary name and renamed when complete.\n"
+      "to a terminal; each file is written unnamed and named only when complete.\n"
+      "File names: in a directory (--out-dir, or -o DIR), each tensor is written to its name percent-encoded\n"
+      "plus .npy (.bin with --format raw): A-Z a-z 0-9 . _ - stay, except a leading '.'; every other byte\n"
+      "('%', '/', spaces, control bytes, each byte of a UTF-8 name from 0x80 up) becomes %XX, and the empty\n"
+      "name is %.npy. So blk.0.attn_q.weight.npy, a%2Fb.npy for a/b, %2Ehidden.npy for .hidden: two tensors\n"
+      "never share a file, no name leaves the directory, and urllib.parse.unquote gives the name back. On a\n"
+      "file system that ignores case, two names that differ only in case are refused (exit 3) before anything\n"
+      "is written.\n"
       "A split model with missing shards decodes the tensors of the shards present (after a warning); a tensor\n"
-      "not among them is an I/O error (exit 3) that names the missing shards.");
+      "not among them, and --all or --filter (which would miss theirs), is an I/O error (exit 3) that names\n"
+      "the missing shards, before anything is written.");
   add_gguf_file_argument(*cmd, opts->path, Presence::Optional);
   repeatable_value(cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)"));
   add_filter_option(*cmd, opts->filter);
@@ -253,7 +268,8 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
       "Output container: npy (default) or raw. With --raw, a value gguf:* names the packed format instead"));
   cmd->add_option("--packed-format", opts->packed_format, "With --raw: the DequantizePacked format id, e.g. gguf:q4_k");
   names_path(cmd->add_option("-o,--output", opts->output,
-                             "Output: a file for one tensor, a directory for several, '-' for standard output"));
+                             "Output: a file for one tensor; a directory (one that exists, or PATH/) for several; "
+                             "'-' for standard output"));
   names_path(cmd->add_option("--out-dir", opts->out_dir, "Directory for the output files (created if missing)"));
   names_path(cmd->add_option("--raw", opts->raw_input,
                              "Decode packed bytes from this file ('-' = standard input) instead of a GGUF tensor"));

@@ -10,7 +10,9 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "exit_codes.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -25,6 +27,7 @@ struct DiffOptions {
   std::string a, b;
   std::string filter;
   bool json = false;
+  bool exit_code = false;
   int threads = 0;
 };
 
@@ -53,7 +56,9 @@ bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const Ggu
     const std::uint64_t n = std::min(step, blocks - first);
     const auto x = little_endian_tensor_blocks(a, ta, first, n, scratch_a);
     const auto y = little_endian_tensor_blocks(b, tb, first, n, scratch_b);
-    if (std::memcmp(x.data(), y.data(), x.size()) != 0) return false;
+    const bool same = std::memcmp(x.data(), y.data(), x.size()) == 0;
+    throw_if_mapped_file_changed();
+    if (!same) return false;
   }
   return true;
 }
@@ -61,6 +66,9 @@ bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const Ggu
 bool selected(const DiffOptions& opts, std::string_view name) {
   return opts.filter.empty() || glob_matches(opts.filter, name);
 }
+
+void print_diff(const DiffOptions& opts, const std::vector<std::string>& only_a, const std::vector<std::string>& only_b,
+                const std::vector<Pair>& pairs);
 
 void run_diff(const DiffOptions& opts) {
   const GgufFile a = GgufFile::open(opts.a);
@@ -102,10 +110,18 @@ void run_diff(const DiffOptions& opts) {
                                 tensor_data_is_big_endian(b, *p.b)};
       p.diff = compare_tensors(bytes_a, bytes_b, p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
+      throw_if_mapped_file_changed();
       spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
     }
   }
+  print_diff(opts, only_a, only_b, pairs);
+  const bool differ = !only_a.empty() || !only_b.empty() ||
+                      std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return !p.same_bytes; });
+  if (opts.exit_code && differ) throw DifferencesFound{};
+}
 
+void print_diff(const DiffOptions& opts, const std::vector<std::string>& only_a, const std::vector<std::string>& only_b,
+                const std::vector<Pair>& pairs) {
   if (opts.json) {
     Json rows = Json::array();
     for (const Pair& p : pairs) {
@@ -168,10 +184,16 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   names_path(cmd->add_option("B", opts->b, "Second GGUF file or URL"))->required();
   add_filter_option(*cmd, opts->filter);
   add_json_flag(*cmd, opts->json);
+  cmd->add_flag("--exit-code", opts->exit_code,
+                "Exit with status 4 when the files differ, 0 when they do not (as git diff --exit-code)");
   add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Values are compared after dequantizing both sides to float32, so a tensor re-quantized to another type "
-      "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS.");
+      "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS.\n"
+      "With --exit-code the files differ when a tensor (of those --filter selects) is in one file only, or a "
+      "shared tensor's type, shape or stored bytes changed: the \"changed\" of the summary. Metadata is not "
+      "compared. Status 4 is the one hash --check and check use for what they find; 2 and 3 still mean that "
+      "a file could not be read.");
   cmd->callback([opts] { run_diff(*opts); });
 }
 

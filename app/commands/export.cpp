@@ -103,7 +103,12 @@ std::string shard_name(const std::string& base, std::size_t index, std::size_t c
 
 void run_export(const ExportOptions& opts) {
   const std::optional<DType> requested = parse_export_dtype(opts.dtype);
-  const std::uint64_t limit = opts.max_shard_size.empty() ? 0 : parse_byte_size(opts.max_shard_size);
+  std::uint64_t limit = 0;
+  try {
+    if (!opts.max_shard_size.empty()) limit = parse_byte_size(opts.max_shard_size);
+  } catch (const Error& e) {
+    throw CLI::ValidationError("--max-shard-size", e.what());  // a malformed option: a usage error
+  }
   const GgufFile model = GgufFile::open(opts.path);
   const auto selected = select_tensors(model, opts.tensors, opts.filter, opts.tensors.empty() && opts.filter.empty());
 
@@ -119,7 +124,9 @@ void run_export(const ExportOptions& opts) {
     total_out += *bytes;
   }
   const auto shards = assign_shards(plan, limit);
-  if (shards.size() > 1 && opts.output == "-") invalid_argument("--max-shard-size needs -o FILE, not stdout");
+  if (shards.size() > 1 && opts.output == "-")
+    throw CLI::ValidationError("--max-shard-size", "the model is split into " + std::to_string(shards.size()) +
+                                                       " files, which need -o FILE, not standard output");
   std::string base = opts.output;
   if (base.ends_with(".safetensors")) base.resize(base.size() - std::string_view(".safetensors").size());
   const auto metadata = export_metadata(model);

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "exit_codes.hpp"
 #include "hash_manifest.hpp"
 #include "metadata_format.hpp"
 #include "model_hash.hpp"
@@ -115,12 +116,13 @@ void run_hash(const HashOptions& opts) {
   if (mismatched > 0) {
     std::string what = mismatch_names.front();
     if (mismatch_names.size() > 1) what += " and " + std::to_string(mismatch_names.size() - 1) + " more";
-    invalid_input(opts.path + ": " + std::to_string(mismatched) + " hash" + (mismatched > 1 ? "es do" : " does") +
-                  " not match " + opts.manifest + ": " + what);
+    throw DifferencesFound{opts.path + ": " + std::to_string(mismatched) + " hash" +
+                           (mismatched > 1 ? "es do" : " does") + " not match " + opts.manifest + ": " + what};
   }
   if (ok == 0)
-    invalid_input(opts.path + ": no entry of " + opts.manifest + " names this file with the chosen hash type" +
-                  " (entries are matched by TYPE and by NAME = FILE[:TENSOR], FILE as given on the command line)");
+    throw DifferencesFound{opts.path + ": no entry of " + opts.manifest +
+                           " names this file with the chosen hash type (entries are matched by TYPE and by NAME = "
+                           "FILE[:TENSOR], FILE as given on the command line)"};
 }
 
 void add_hash_command(CLI::App& app, const GlobalOptions&) {
@@ -149,7 +151,8 @@ void add_hash_command(CLI::App& app, const GlobalOptions&) {
       "over the namespace ef001206-dadc-5f6d-a15f-3359e577d4e5 and the model's tensor data. A split model "
       "is hashed whole (all shards' tensors, in order): its hashes equal those of the merged file.\n"
       "--check prints each line with '  -  Ok', '  -  Mismatch' or '  -  Not Found' and a summary; exit "
-      "status 2 when any hash mismatches or when no entry matches this file (llama-gguf-hash exits 1 and 3). "
+      "status 4 (differences, as diff --exit-code and check) when any hash mismatches or when no entry matches "
+      "this file (llama-gguf-hash exits 1 and 3); 2 for a manifest or model that cannot be read as one. "
       "uuid lines are looked up under the type uuid (llama-gguf-hash looks them up under sha256, so it never "
       "verifies them).");
   cmd->callback([opts] { run_hash(*opts); });

@@ -7,6 +7,7 @@
 #include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
+#include "output.hpp"
 #include "report.hpp"
 
 namespace onnxq::cli {
@@ -48,10 +49,7 @@ void print_json(const std::vector<const GgufKeyValue*>& records, bool chosen_key
   Json out = Json::array();
   for (const GgufKeyValue* kv : records) {
     Json entry = {{"key", kv->key}, {"type", gguf_type_name(kv->value.type())}};
-    if (kv->value.type() == GgufType::Array) {
-      entry["element_type"] = gguf_type_name(kv->value.as_array().element_type());
-      entry["count"] = kv->value.as_array().size();
-    }
+    if (kv->value.type() == GgufType::Array) entry.update(array_type_json(kv->value.as_array()));
     entry["value"] = value_to_json(kv->value);
     out.push_back(std::move(entry));
   }
@@ -84,7 +82,7 @@ void run_meta(const MetaOptions& opts) {
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json) return print_json(records, !opts.keys.empty());
   if (!opts.keys.empty() && format == OutputFormat::Text) {
-    for (const GgufKeyValue* kv : records) std::cout << value_to_raw(kv->value) << '\n';
+    for (const GgufKeyValue* kv : records) std::cout << value_to_raw(kv->value, stdout_is_terminal()) << '\n';
     return;
   }
   print_report(records, opts, format);
@@ -98,9 +96,13 @@ void add_meta_command(CLI::App& app, const GlobalOptions&) {
       "other shards are present. With --markdown, --key chooses the rows of the table.");
   add_gguf_file_argument(*cmd, opts->path);
   repeatable_value(cmd->add_option("-k,--key", opts->keys,
-                                   "Print only this key's value, unquoted (arrays: one element per line); repeatable"));
+                                   "Print only this key's value, unquoted: a string as stored (escaped on a "
+                                   "terminal), an array one element per line, each escaped (\\n, \\xNN, \\\\) "
+                                   "so that none spans lines; repeatable"));
   cmd->add_flag("--full", opts->full, "Show every array element, not the first " + std::to_string(kArrayPreview));
-  add_json_flag(*cmd, opts->json, "arrays complete, 64-bit integers exact");
+  add_json_flag(*cmd, opts->json,
+                "arrays complete, 64-bit integers exact; an array of arrays lists each inner array's element_type "
+                "and count under elements");
   add_markdown_flag(*cmd, opts->markdown);
   cmd->callback([opts] { run_meta(*opts); });
 }

@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
@@ -59,6 +60,7 @@ void run_stats(const StatsOptions& opts) {
                                tensor_data_is_big_endian(model, *t)};
       results.push_back(
           compute_tensor_stats(packed, t->element_count, threads, [&](std::uint64_t bytes) { progress.add(bytes); }));
+      throw_if_mapped_file_changed();
       spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }

@@ -139,8 +139,8 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "problem (check).\n.PP\n"
          "Tables for people go to standard output; \\fB\\-\\-json\\fR gives the same facts for scripts. "
          "Binary output goes to a file, or to standard output only when asked (\\fB\\-o \\-\\fR) and never "
-         "to a terminal. Files are written to a temporary name and renamed when complete, so an error or "
-         "an interrupt never leaves a partial file. Logs and the progress bar go to standard error.\n";
+         "to a terminal. An output file is complete or absent (see \\fBOutputs\\fR under NOTES). Logs and the "
+         "progress bar go to standard error.\n";
   out << ".SH GLOBAL OPTIONS\nThese come before the command.\n";
   write_options(out, root.options);
   out << ".SH COMMANDS\n";
@@ -151,12 +151,21 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
       << ".TP\n.B " << kExitUsage << "\nUsage error: an unknown command or option, a missing or malformed argument.\n"
       << ".TP\n.B " << kExitInvalidInput
       << "\nInvalid input: a file or value that breaks a rule (a malformed GGUF or .npy file, a tensor that does "
-         "not exist, an operator attribute out of range, a conformance case that fails, a hash that does not match its "
-         "manifest, a file in which check finds errors).\n"
+         "not exist, an operator attribute out of range, a conformance case that fails).\n"
       << ".TP\n.B " << kExitIo
       << "\nI/O failure: a missing file, a permission problem, a read or write error, "
          "out of memory; for a remote file also a refused connection, an unknown host, a time-out, an HTTP "
-         "error, a server without range requests, or a file that changed on the server while it was read.\n"
+         "error, a server without range requests, or a file that changed on the server while it was read; a "
+         "local input that changed size while it was read; a split model with a shard missing, for "
+         "\\fBdequant \\-\\-all\\fR or \\fB\\-\\-filter\\fR; an output that could not be written whole, "
+         "standard output included (a closed one: \\fBonnxq list m.gguf >&\\-\\fR).\n"
+      << ".TP\n.B " << kExitDifferences
+      << "\nDifferences found: a comparison ran to its end and found what it looks for. "
+         "\\fBdiff \\-\\-exit\\-code\\fR: the files differ; \\fBhash \\-\\-check\\fR: a hash does not "
+         "match its manifest, or no entry names the file; \\fBcheck\\fR: the file has errors (with "
+         "\\fB\\-\\-strict\\fR, warnings). One status for the three, apart from 2 and 3, so that a script "
+         "can tell \"they differ\" from \"the comparison failed\" (git diff \\-\\-exit\\-code and cmp use 1, "
+         "which is onnxq's usage error).\n"
       << ".TP\n.B " << kExitBrokenPipe
       << "\nThe reader of standard output went away (128 + SIGPIPE, as shells report it), e.g. "
          "\\fBonnxq list m.gguf | head\\fR. Nothing is printed.\n";
@@ -195,6 +204,17 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "\\fBbsums\\fR, and iq1_m's four uint16 scale words. Packed quants, bit fields and one-byte scales "
          "(mxfp4's E8M0, nvfp4's UE4M3) have no byte order and are read as stored. Decoded values equal those "
          "of the little-endian original bit for bit.\n"
+      << ".SS \"Outputs\"\nAn output file is complete and exact, or absent, and a file it replaces stays "
+         "intact until the new one is complete. The file is written unnamed (\\fBO_TMPFILE\\fR) in the target's "
+         "directory and given its name only when complete (an existing target is exchanged with it "
+         "atomically); an error, SIGINT, SIGTERM, SIGHUP, \\fBkill \\-9\\fR, a full file system, a file-size "
+         "limit, or an input that shrinks while it is read leave the directory as it was, with a non-zero "
+         "exit status. Where the file system has no unnamed files, a temporary \\fB.NAME.onnxq\\-XXXXXX\\fR "
+         "beside the target is used instead (\\fB\\-v\\fR says so), which the signal handlers remove but "
+         "\\fBkill \\-9\\fR cannot. \\fBexport\\fR names its shards and index only once all are complete. "
+         "Devices and FIFOs are written in place. Closed standard descriptors are reopened on /dev/null at "
+         "start, so that no output takes their number; output asked for on a closed standard output fails "
+         "(exit 3). Tensor file names in a directory are the names percent-encoded (see \\fBdequant\\fR).\n"
       << ".SS \"Shapes\"\nGGUF stores dimensions fastest-first (\\fBne[0]\\fR is the row length); onnxq reports "
          "and writes shapes in ONNX/NumPy/PyTorch order, \\fBne\\fR reversed.\n"
       << ".SS \"Progress and logging\"\nLong work (dequantizing or exporting many tensors, statistics, "

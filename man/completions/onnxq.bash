@@ -93,7 +93,7 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     diff)
-      opts='-h --help --filter --json --threads'
+      opts='-h --help --filter --json --exit-code --threads'
       case $prev in
         --filter)
           COMPREPLY=(); return ;;

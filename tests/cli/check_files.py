@@ -2,7 +2,7 @@
 must report (an independent writer; nothing here uses onnxq).
 
 Usage: check_files.py OUT_DIR   writes OUT_DIR/<name>.gguf and OUT_DIR/expected.txt, one line a file:
-  <name>.gguf EXIT CODE[,CODE...]   (EXIT 0: warnings only or clean; "-" for no findings at all)
+  <name>.gguf EXIT CODE[,CODE...]   (EXIT 0: warnings only or clean, 4: errors; "-" for no findings)
 """
 import os
 import struct
@@ -82,21 +82,21 @@ def files():
     be = W(">")
     yield "w_fugg", 0, ["fugg-magic", "big-endian"], be.gguf([be.str_kv(b"general.name", b"be")],
                                                               [(b"x", (3,), 0, be.f32(1, 2, 3), None)], magic=b"FUGG")
-    yield "e_gap", 2, ["data-gap"], w.gguf([], [small(b"a"), small(b"b", 64)])
-    yield "e_overlap", 2, ["data-overlap"], w.gguf([], [small(b"a", 0, 8), small(b"b", 0)])
-    yield "e_out_of_order", 2, ["data-out-of-order"], w.gguf([], [small(b"a", 32), small(b"b", 0)])
-    yield "e_non_ascii_key", 2, ["non-ascii-key"], w.gguf([w.u32_kv("modèle.taille".encode(), 1)], [small()])
-    yield "e_long_key", 2, ["key-too-long"], w.gguf([w.u32_kv(b"k" * 65536, 1)], [small()])
-    yield "e_long_name", 2, ["tensor-name-too-long"], w.gguf([], [small(b"n" * 64)])
-    yield "e_nul_names", 2, ["duplicate-tensor", "control-chars"], w.gguf([], [small(b"a\0x"), small(b"a\0y")])
-    yield "e_empty_key", 2, ["empty-key"], w.gguf([w.u32_kv(b"", 1)], [small()])
-    yield "e_nested_array", 2, ["nested-array"], w.gguf([w.arr(b"a.nested", T_ARR, [w.u32(T_U32) + w.u64(1) + w.u32(7)])],
+    yield "e_gap", 4, ["data-gap"], w.gguf([], [small(b"a"), small(b"b", 64)])
+    yield "e_overlap", 4, ["data-overlap"], w.gguf([], [small(b"a", 0, 8), small(b"b", 0)])
+    yield "e_out_of_order", 4, ["data-out-of-order"], w.gguf([], [small(b"a", 32), small(b"b", 0)])
+    yield "e_non_ascii_key", 4, ["non-ascii-key"], w.gguf([w.u32_kv("modèle.taille".encode(), 1)], [small()])
+    yield "e_long_key", 4, ["key-too-long"], w.gguf([w.u32_kv(b"k" * 65536, 1)], [small()])
+    yield "e_long_name", 4, ["tensor-name-too-long"], w.gguf([], [small(b"n" * 64)])
+    yield "e_nul_names", 4, ["duplicate-tensor", "control-chars"], w.gguf([], [small(b"a\0x"), small(b"a\0y")])
+    yield "e_empty_key", 4, ["empty-key"], w.gguf([w.u32_kv(b"", 1)], [small()])
+    yield "e_nested_array", 4, ["nested-array"], w.gguf([w.arr(b"a.nested", T_ARR, [w.u32(T_U32) + w.u64(1) + w.u32(7)])],
                                                           [small()])
-    yield "e_cut_padding", 2, ["data-section-truncated"], w.gguf([], [small()], cut=4)
+    yield "e_cut_padding", 4, ["data-section-truncated"], w.gguf([], [small()], cut=4)
     # Two independent defects, two findings; and one file with many.
-    yield "e_two_defects", 2, ["duplicate-key", "tensor-name-too-long"], w.gguf(
+    yield "e_two_defects", 4, ["duplicate-key", "tensor-name-too-long"], w.gguf(
         [w.u32_kv(b"a.b", 1), w.u32_kv(b"a.b", 2)], [small(b"n" * 70)])
-    yield "e_several", 2, ["duplicate-key", "non-ascii-key", "data-gap", "control-chars", "chat-template-internals",
+    yield "e_several", 4, ["duplicate-key", "non-ascii-key", "data-gap", "control-chars", "chat-template-internals",
                            "tokenizer-lengths", "unusual-alignment"], w.gguf(
         vocab(w, types=2) + [w.u32_kv(b"general.alignment", 64), w.u32_kv(b"dup", 1), w.u32_kv(b"dup", 2),
                              w.u32_kv("clé".encode(), 3), w.str_kv(b"general.name", b"\x1b[31mred"),

@@ -50,9 +50,9 @@ PY
 }
 check "--all into --out-dir, every tensor bit-exact" all_tensors
 
-# Several named tensors, -o DIR; f16/f64 output checked against numpy's own conversion.
+# Several named tensors, -o DIR/ (a directory: it ends in /); f16/f64 output checked against numpy's own conversion.
 several_dtypes() {
-  "$ONNXQ" dequant "$ZOO" --tensor iq2_xs.weight --tensor cube_3d.q4_k -o "$WORK/f16" --dtype f16 || return 1
+  "$ONNXQ" dequant "$ZOO" --tensor iq2_xs.weight --tensor cube_3d.q4_k -o "$WORK/f16/" --dtype f16 || return 1
   "$ONNXQ" dequant "$ZOO" --tensor mxfp4.weight -o "$WORK/mx64.npy" --dtype f64 || return 1
   "$PYTHON" - "$WORK" "$EXP" <<'PY'
 import sys, numpy as np

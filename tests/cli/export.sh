@@ -200,8 +200,8 @@ if [ -x /usr/bin/time ]; then
 fi
 
 check "bad --dtype is a usage error" expect_exit 1 "$ONNXQ" export "$zoo" -o "$WORK/x.safetensors" --dtype f64
-check "bad --max-shard-size is invalid" expect_exit 2 "$ONNXQ" export "$zoo" -o "$WORK/x.safetensors" --max-shard-size lots
-check "shards cannot go to stdout" expect_exit 2 "$ONNXQ" export "$zoo" -o - --max-shard-size 1KB
+check "bad --max-shard-size is a usage error" expect_exit 1 "$ONNXQ" export "$zoo" -o "$WORK/x.safetensors" --max-shard-size lots
+check "shards cannot go to stdout: a usage error" expect_exit 1 "$ONNXQ" export "$zoo" -o - --max-shard-size 1KB
 check "missing output directory is an I/O error" expect_exit 3 "$ONNXQ" export "$zoo" -o "$WORK/none/x.safetensors"
 check "no file left behind by failures" bash -c "! ls '$WORK' | grep -q '^x.safetensors'"
 "$ONNXQ" export "$zoo" --filter 'f*' -o - | cat >"$WORK/stdout.safetensors"

@@ -68,11 +68,11 @@ check "uuid line Ok" grep -qE '^uuid      [0-9a-f-]{36}  zoo\.gguf  -  Ok$' "$WO
 expect zoo.gguf zoo.gguf xxh64,xxh3 >llama.txt
 check "an independent manifest verifies (xxh64 chosen over xxh3)" expect_exit 0 "$ONNXQ" hash zoo.gguf -c llama.txt
 check "xxh64 lines checked" test "$(grep -c '^xxh64 .*  -  Ok$' "$WORK/out")" -eq "$(grep -c '^xxh64' llama.txt)"
-# Tampered manifest: one tensor's hash changed -> exit 2, the line and the message name it.
+# Tampered manifest: one tensor's hash changed -> exit 4 (differences), the line and the message name it.
 awk '/zoo.gguf:q8_0.weight$/ && /^sha256/ { $2 = "00" substr($2, 3); printf "%-8s  %s  %s\n", $1, $2, $3; next } { print }' \
   manifest.txt >tampered.txt
 check "tampered manifest differs" test "$(cmp manifest.txt tampered.txt 2>&1 | wc -l)" -eq 1
-check "tampered manifest fails" expect_exit 2 "$ONNXQ" hash zoo.gguf --check tampered.txt
+check "tampered manifest fails" expect_exit 4 "$ONNXQ" hash zoo.gguf --check tampered.txt
 check "the mismatching line says Mismatch" grep -q 'zoo.gguf:q8_0.weight  -  Mismatch$' "$WORK/out"
 check "the error names the tensor" grep -q "sha256 of tensor 'q8_0.weight'" "$WORK/err"
 # Tampered data: one byte of a tensor flipped in a copy.
@@ -80,11 +80,11 @@ cp zoo.gguf flipped.gguf
 off=$("$ONNXQ" list zoo.gguf --json | "$PYTHON" -c "import json,sys; print([t for t in json.load(sys.stdin) if t['name']=='q4_1.weight'][0]['file_offset'])")
 printf '\xff' | dd of=flipped.gguf bs=1 seek=$((off + 5)) conv=notrunc status=none
 sed 's/^\(\S*  *\S*  *\)zoo.gguf/\1flipped.gguf/' manifest.txt >flipped.txt
-check "flipped tensor byte fails" expect_exit 2 "$ONNXQ" hash flipped.gguf --check flipped.txt
+check "flipped tensor byte fails" expect_exit 4 "$ONNXQ" hash flipped.gguf --check flipped.txt
 check "it names the tensor" grep -q "tensor 'q4_1.weight'" "$WORK/err"
 check "and the model line mismatches" grep -qE '^sha256 .*  flipped\.gguf  -  Mismatch$' "$WORK/out"
 # No entry for this file (another FILE), no known type, no manifest.
-check "no matching entry: exit 2" expect_exit 2 "$ONNXQ" hash ./zoo.gguf --check manifest.txt
+check "no matching entry: exit 4" expect_exit 4 "$ONNXQ" hash ./zoo.gguf --check manifest.txt
 check "no matching entry: says so" grep -q "no entry of manifest.txt" "$WORK/err"
 check "lines are Not Found" grep -q '  -  Not Found$' "$WORK/out"
 printf 'md5  abc  zoo.gguf\n' >unknown.txt

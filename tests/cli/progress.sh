@@ -14,7 +14,7 @@ check "export draws a bar with total, rate and ETA on a terminal" \
   grep -q "export \[.*\] .*% .* / $total KiB .*/s  ETA" "$WORK/tty.txt"
 script -qc "'$ONNXQ' stats '$zoo' --filter 'q4_*'" /dev/null >"$WORK/tty_stats.txt"
 check "stats draws a bar on a terminal" grep -q "ETA" "$WORK/tty_stats.txt"
-script -qc "'$ONNXQ' dequant '$zoo' --all -o '$WORK/dq'" /dev/null >"$WORK/tty_dq.txt"
+script -qc "'$ONNXQ' dequant '$zoo' --all -o '$WORK/dq/'" /dev/null >"$WORK/tty_dq.txt"
 check "dequant --all draws a bar on a terminal" grep -q "dequant \[.*\] .* / $total KiB .*ETA" "$WORK/tty_dq.txt"
 script -qc "'$ONNXQ' conformance '$TESTDATA/onnx-node' --filter '*unsqueeze*'" /dev/null >"$WORK/tty_conf.txt"
 check "conformance counts cases on a terminal" grep -q "conformance \[.*\] .*% 0 / 8 cases" "$WORK/tty_conf.txt"

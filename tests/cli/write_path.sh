@@ -72,8 +72,13 @@ traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -
 traced -e trace=rename,renameat,renameat2 -o replace.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/old.bin
 check "a replacement swaps names and does not rename() over the file" \
   bash -c "grep -q 'RENAME_EXCHANGE' replace.trace && ! grep -E '^[0-9]+ +rename(at)?\\(' replace.trace"
-traced -e trace=rename,renameat,renameat2 -o new.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/new.npy
-check "a new file is renamed into place" grep -qE '^[0-9]+ +rename(at2?)?\(' new.trace
+# A new file is written unnamed (O_TMPFILE) and linked into place: no rename, no temporary name.
+traced -e trace=openat,linkat,rename,renameat,renameat2 -o new.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/new.npy
+check "a new file is written unnamed (O_TMPFILE)" grep -qE 'openat\(AT_FDCWD, "replace".*O_TMPFILE' new.trace
+check "a new file is linked into place, not renamed" \
+  bash -c "grep -qE 'linkat\\(AT_FDCWD, \"/proc/self/fd/[0-9]+\", AT_FDCWD, \"replace/new.npy\", AT_SYMLINK_FOLLOW\\) = 0' new.trace && ! grep -qE '^[0-9]+ +rename(at2?)?\\(' new.trace"
+ONNXQ_TEST_NO_TMPFILE=1 traced -e trace=rename,renameat,renameat2 -o named.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/named.npy
+check "without O_TMPFILE a new file is renamed into place" grep -qE '^[0-9]+ +rename(at2?)?\(' named.trace
 check "the new file holds the tensor" matches replace/new.npy q4_0.expected.npy
 # The output's data is allocated ahead (fallocate) in one call of its exact size: 70 x 4096 float32.
 traced -e trace=fallocate -o falloc.trace "$ONNXQ" dequant big.gguf --tensor q4_0 -o replace/falloc.npy

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <utility>
 
+#include "core/mapping_registry.hpp"
 #include "onnxq/core/error.hpp"
 
 namespace onnxq {
@@ -78,6 +79,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     }
     file->data_ = static_cast<const std::byte*>(p);
     file->mapped_ = true;
+    file->guard_slot_ = detail::register_mapping(p, file->size_, path);
   }
   ::close(fd);  // the mapping stays valid after close
   {
@@ -90,6 +92,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
 }
 
 MappedFile::~MappedFile() {
+  detail::unregister_mapping(guard_slot_);
   if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
   if (registered_) {
     FileIds& ids = open_files();

@@ -5,6 +5,7 @@
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 
 namespace onnxq {
@@ -56,6 +57,7 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
   const std::span<const std::byte> bytes = model.tensor_bytes(tensor);
   if (!tensor_data_is_big_endian(model, tensor)) {
     decode_blocks(*tensor.format, bytes, first_block, block_count, out_dtype, dst, threads);
+    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
     return;
   }
   const BlockFormat& format = *tensor.format;
@@ -75,6 +77,7 @@ void decode_tensor_blocks(const GgufFile& model, const TensorInfo& tensor, std::
   };
   std::vector<std::vector<std::byte>> scratch(team);  // per worker
   parallel_chunks(team, steps, [&](unsigned worker, std::uint64_t s) { decode_step(s, scratch[worker]); });
+  throw_if_mapped_file_changed();
 }
 
 }  // namespace onnxq

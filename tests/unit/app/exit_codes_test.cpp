@@ -13,5 +13,14 @@ TEST(ExitCodes, EveryErrorKindHasItsDocumentedCode) {
   EXPECT_EQ(exit_code_for(ErrorKind::Io), 3);
 }
 
+// diff --exit-code, hash --check and check report what they find with this one status, apart
+// from every error's.
+TEST(ExitCodes, DifferencesHaveTheirOwnCode) {
+  EXPECT_EQ(kExitDifferences, 4);
+  for (ErrorKind kind : {ErrorKind::InvalidInput, ErrorKind::InvalidArgument, ErrorKind::Unsupported, ErrorKind::Io})
+    EXPECT_NE(exit_code_for(kind), kExitDifferences);
+  EXPECT_NE(kExitUsage, kExitDifferences);
+}
+
 }  // namespace
 }  // namespace onnxq::cli

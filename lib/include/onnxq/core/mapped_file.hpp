@@ -1,5 +1,6 @@
 // A read-only memory map of a whole file (PROT_READ, MAP_PRIVATE). Pipes and other
 // streams that cannot be mapped (`<(...)`, /dev/stdin) are read into memory instead.
+// A file that shrinks while it is mapped is caught by the guard in onnxq/core/mapping_guard.hpp.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,7 @@ class MappedFile {
   std::string path_;
   bool registered_ = false;  // a regular file, listed for is_open()
   std::uint64_t device_ = 0, inode_ = 0;
+  int guard_slot_ = -1;  // the mapping's entry for the SIGBUS guard (onnxq/core/mapping_guard.hpp)
 };
 
 }  // namespace onnxq
