@@ -59,7 +59,7 @@ for form in "--tensor q4_0.weight $zoo" "--tensor=q4_0.weight $zoo" "$zoo --tens
 done
 rm -rf two
 # shellcheck disable=SC2086
-check "dequant --tensor A --tensor B FILE" bash -c "'$ONNXQ' dequant --tensor q4_0.weight --tensor=q8_0.weight $zoo -o two && [ -f two/q4_0.weight.npy ] && [ -f two/q8_0.weight.npy ]"
+check "dequant --tensor A --tensor B FILE" bash -c "'$ONNXQ' dequant --tensor q4_0.weight --tensor=q8_0.weight $zoo -o two/ && [ -f two/q4_0.weight.npy ] && [ -f two/q8_0.weight.npy ]"
 tested+=("dequant --format" "dequant --shape")
 blk=$TESTDATA/gguf/blocks/q4_0.bin
 "$ONNXQ" dequant --raw "$blk" --packed-format gguf:q4_0 --shape 10,32 -o ref.npy

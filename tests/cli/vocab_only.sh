@@ -48,7 +48,7 @@ sys.path.insert(0, sys.argv[1])
 from gguf_tool import write_gguf
 write_gguf("cut.gguf", [], [[b"x", (3,), 0, 0, struct.pack("<3f", 1, 2, 3)]], 32)
 EOF
-check "a tensor's cut padding is still data-section-truncated" expect_exit 2 "$ONNXQ" check cut.gguf
+check "a tensor's cut padding is still data-section-truncated" expect_exit 4 "$ONNXQ" check cut.gguf
 check "  (the code)" grep -q "error \[data-section-truncated\]" "$WORK/out"
 
 # The other inspection commands: a model with no tensors, nothing else.
