@@ -72,8 +72,7 @@ int threads_arg(const py::handle& threads) {
     throw py::type_error("threads must be a positive int or None, got " + py::repr(threads).cast<std::string>());
   const long long n = threads.cast<long long>();
   if (n < 1 || n > 1 << 16)
-    throw py::value_error("threads must be a positive int or None (the library's default), got " +
-                          std::to_string(n));
+    throw py::value_error("threads must be a positive int or None (the library's default), got " + std::to_string(n));
   return static_cast<int>(n);
 }
 

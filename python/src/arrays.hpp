@@ -37,8 +37,8 @@ py::array empty_array(DType dtype, const Shape& shape);
 // An array over the storage of an owned Tensor (an operator's result), which its base keeps alive.
 py::array array_from_tensor(Tensor tensor);
 
-// A caller's array (anything np.asarray takes; bytes as uint8) as a read-only Tensor view: `array` is the C-contiguous, native-byte-order
-// array the view points into (the caller's own when it already was one), kept by this struct.
+// A caller's array (anything np.asarray takes; bytes as uint8) as a read-only Tensor view: `array` is the C-contiguous,
+// native-byte-order array the view points into (the caller's own when it already was one), kept by this struct.
 struct TensorArg {
   py::array array;
   Tensor tensor;

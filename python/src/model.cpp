@@ -41,11 +41,11 @@ struct TensorDescriptor {
   std::string type;                   // "Q4_K", "F16" ...
   std::optional<std::string> format;  // "gguf:q4_k"; none for the plain types
   std::uint32_t ggml_type = 0;
-  Shape shape;                        // ONNX order
-  std::vector<std::uint64_t> ne;      // GGUF order
+  Shape shape;                    // ONNX order
+  std::vector<std::uint64_t> ne;  // GGUF order
   std::uint64_t n_elements = 0;
   std::uint64_t nbytes = 0;
-  std::uint64_t offset = 0;           // in its shard's file
+  std::uint64_t offset = 0;  // in its shard's file
   std::size_t shard = 0;
 };
 
@@ -56,7 +56,7 @@ struct TensorHandle : TensorDescriptor {
 
 struct Model {
   std::shared_ptr<ModelState> state;
-  py::tuple tensors;  // of TensorHandle, made at open
+  py::tuple tensors;                 // of TensorHandle, made at open
   py::object metadata = py::none();  // the dict, made on first use
 };
 
@@ -191,8 +191,7 @@ py::tuple to_tuple(const std::vector<std::uint64_t>& ne) {
 }
 
 std::string tensor_repr(const TensorDescriptor& t) {
-  return "<onnxq.Tensor '" + t.name + "' " + t.type + " shape=" + py::repr(to_tuple(t.shape)).cast<std::string>() +
-         ">";
+  return "<onnxq.Tensor '" + t.name + "' " + t.type + " shape=" + py::repr(to_tuple(t.shape)).cast<std::string>() + ">";
 }
 
 const TensorHandle& find(const Model& m, const std::string& name) {
@@ -230,7 +229,8 @@ Attributes:
           "shape", [](const TensorDescriptor& t) { return to_tuple(t.shape); },
           "The ONNX/numpy shape, slowest axis first (what numpy() returns).")
       .def_property_readonly(
-          "ne", [](const TensorDescriptor& t) { return to_tuple(t.ne); }, "The GGUF dimensions: ne[0] is the row length.")
+          "ne", [](const TensorDescriptor& t) { return to_tuple(t.ne); },
+          "The GGUF dimensions: ne[0] is the row length.")
       .def_readonly("n_elements", &TensorDescriptor::n_elements, "The number of elements.")
       .def_readonly("nbytes", &TensorDescriptor::nbytes, "The size of the packed data in bytes.")
       .def_readonly("offset", &TensorDescriptor::offset, "Where the data starts in its shard's file, in bytes.")
@@ -287,7 +287,8 @@ strings or of arrays are lists. Read on first use, then kept.
           "tensors", [](const Model& self) { return py::list(self.tensors); },
           "The tensors of all shards in file order, as a list of Tensor (each a TensorInfo).")
       .def_property_readonly(
-          "path", [](const Model& self) { return py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path)); },
+          "path",
+          [](const Model& self) { return py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path)); },
           "The path or URL given to open().")
       .def_property_readonly(
           "shards",
@@ -323,23 +324,26 @@ strings or of arrays are lists. Read on first use, then kept.
              for (const py::handle h : self.tensors) names.append(h.cast<const TensorHandle&>().name);
              return py::iter(names);
            })
-      .def("keys",
-           [](const Model& self) {
-             py::list names;
-             for (const py::handle h : self.tensors) names.append(h.cast<const TensorHandle&>().name);
-             return names;
-           },
-           "The tensor names in file order.")
-      .def("close", [](Model& self) { self.state->file.reset(); }, R"doc(
+      .def(
+          "keys",
+          [](const Model& self) {
+            py::list names;
+            for (const py::handle h : self.tensors) names.append(h.cast<const TensorHandle&>().name);
+            return names;
+          },
+          "The tensor names in file order.")
+      .def(
+          "close", [](Model& self) { self.state->file.reset(); }, R"doc(
 Releases the model's files. Tensors of a closed model can no longer be decoded; arrays already
 returned (raw() views too) stay valid.
 )doc")
-      .def_property_readonly("closed", [](const Model& self) { return !self.state->file; },
-                             "True once close() has been called.")
+      .def_property_readonly(
+          "closed", [](const Model& self) { return !self.state->file; }, "True once close() has been called.")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](Model& self, const py::args&) { self.state->file.reset(); })
       .def("__repr__", [](const Model& self) {
-        return "<onnxq.Model " + py::repr(py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path))).cast<std::string>() +
+        return "<onnxq.Model " +
+               py::repr(py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path))).cast<std::string>() +
                ", " + std::to_string(self.tensors.size()) + " tensors" + (self.state->file ? "" : ", closed") + ">";
       });
 

@@ -135,8 +135,8 @@ The values are bit for bit ggml's; the GIL is released while decoding. Raises Va
 bad attribute and onnxq.InvalidInputError when x does not match the shape, with the operator's
 message.
 )doc");
-  m.def("unpack", &unpack, "x"_a, "count"_a = py::none(), py::kw_only(), "bits"_a = py::none(),
-        "radix"_a = py::none(), "group_size"_a = py::none(), "axis"_a = -1, R"doc(
+  m.def("unpack", &unpack, "x"_a, "count"_a = py::none(), py::kw_only(), "bits"_a = py::none(), "radix"_a = py::none(),
+        "group_size"_a = py::none(), "axis"_a = -1, R"doc(
 Unpack-29: LSB-first codes packed into uint8 or uint32 words, unpacked to one uint8 per code.
 
 x: a uint8 or uint32 array, rank >= 1.
