@@ -1,13 +1,21 @@
-"""The GIL is released while the library decodes: two Python threads decoding at once (one
-OpenMP thread per call, so only the GIL could serialize them) are both inside the decoder at the
-same time, and take clearly less than twice the time of one.
+"""The GIL is released while the library decodes (one OpenMP thread per call, so only the GIL
+could serialize Python threads).
 
-Both are judged so that a loaded machine cannot fake a pass: with the GIL held, the decodes of
-two threads never overlap and two threads always take at least twice as long as one, whatever
-the load. A busy machine can hide both (another process takes a core, or one thread runs all its
-calls before the other is scheduled), so each gets up to ROUNDS short rounds and passes on the
-first round that shows it; no round can show it while the GIL is held."""
+test_another_thread_runs_during_decodes is the proof, and no load can fake or spoil it: with the
+switch interval set to minutes, Python hands the GIL to another thread only when the holder lets
+go of it, so a thread sleeping beside a decoding one sees the decoder's progress only if a decode
+released the GIL. No timing is involved.
 
+test_two_threads_take_less_than_twice_one is the payoff: two threads decoding at once take
+clearly less wall time than one thread doing the same calls just before (< 1.6x; a held GIL
+makes it 2x on a quiet machine). Load lengthens times at random, so there are rounds until one
+shows it (at most BUDGET seconds), and a round counts only when its single-thread time is within
+50% of the best of all rounds. On a machine whose other processes take the CPUs this can fail,
+and can even pass with a held GIL (seen once at a load average of 12), which is why the test above
+exists; ctest runs this file alone (RUN_SERIAL) so the suite's other tests do not take the CPU.
+"""
+
+import sys
 import threading
 import time
 
@@ -18,9 +26,10 @@ import gguf_tool
 import onnxq
 from onnxq import quants
 
-ELEMENTS = 1 << 20  # 4 MiB of float32 per call: decode time, not page faults, dominates
-CALLS = 40  # per thread and round: some tens of milliseconds of decoding
-ROUNDS = 20
+ELEMENTS = 4 << 20  # 16 MiB of float32 per call, from malloc's arenas after the first calls
+CALLS = 10  # per thread and round: tens of milliseconds of decoding, far beyond the rest of a round
+BUDGET = 30.0  # seconds of rounds at most
+PATHS = ["Tensor.numpy", "quants.dequantize", "onnxq.dequantize"]
 
 
 @pytest.fixture(scope="module")
@@ -35,50 +44,82 @@ def tensor(tmp_path_factory):
         yield m["w"], q4_k
 
 
+def decoder(tensor, path):
+    t, raw = tensor
+    return {
+        "Tensor.numpy": lambda: t.numpy(threads=1),
+        "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
+        "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
+    }[path]
+
+
+def decoder(tensor, path):
+    t, raw = tensor
+    return {
+        "Tensor.numpy": lambda: t.numpy(threads=1),
+        "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
+        "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
+    }[path]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_another_thread_runs_during_decodes(tensor, path):
+    work = decoder(tensor, path)
+    work()
+    finished, ready, seen = [0], threading.Event(), []
+
+    def worker():
+        ready.set()  # the observer wakes, but needs the GIL, which this thread holds until it lets go
+        for _ in range(CALLS):
+            work()
+            finished[0] += 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(300.0)  # no forced hand-over during the test
+    try:
+        t = threading.Thread(target=worker)
+        t.start()
+        ready.wait()
+        while t.is_alive():
+            seen.append(finished[0])
+            time.sleep(0.0005)  # lets go of the GIL, so the worker never waits for this thread
+        t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert any(n < CALLS for n in seen), f"this thread ran only after all {CALLS} decodes: the GIL was held"
+
+
 def run_threads(count, work):
-    """Runs work() CALLS times on each of `count` threads at once; returns the wall time and each
-    thread's (start, end) intervals of the calls."""
-    intervals = [[] for _ in range(count)]
+    """Calls work() CALLS times on each of `count` threads at once; returns the wall time."""
     barrier = threading.Barrier(count + 1)
 
-    def worker(i):
+    def worker():
         barrier.wait()
         for _ in range(CALLS):
-            start = time.perf_counter()
             work()
-            intervals[i].append((start, time.perf_counter()))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
+    threads = [threading.Thread(target=worker) for _ in range(count)]
     for t in threads:
         t.start()
     barrier.wait()
     start = time.perf_counter()
     for t in threads:
         t.join()
-    return time.perf_counter() - start, intervals
+    return time.perf_counter() - start
 
 
-def overlap(a, b):
-    return sum(max(0.0, min(x1, y1) - max(x0, y0)) for x0, x1 in a for y0, y1 in b)
-
-
-@pytest.mark.parametrize("path", ["Tensor.numpy", "quants.dequantize", "onnxq.dequantize"])
-def test_two_threads_decode_at_once(tensor, path):
-    t, raw = tensor
-    work = {
-        "Tensor.numpy": lambda: t.numpy(threads=1),
-        "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
-        "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
-    }[path]
-    work()  # warm: the output memory, the kernels
-    overlapped, ratios = False, []
-    for _ in range(ROUNDS):
-        one, _ = run_threads(1, work)
-        two, (a, b) = run_threads(2, work)
-        overlapped |= overlap(a, b) > 0.5 * min(sum(y - x for x, y in a), sum(y - x for x, y in b))
+@pytest.mark.parametrize("path", PATHS)
+def test_two_threads_take_less_than_twice_one(tensor, path):
+    work = decoder(tensor, path)
+    run_threads(2, work)  # warm: the kernels, the file's pages, malloc's arenas for both threads
+    ratios, best_one = [], float("inf")
+    deadline = time.monotonic() + BUDGET
+    while time.monotonic() < deadline:
+        one = run_threads(1, work)
+        best_one = min(best_one, one)
+        two = run_threads(2, work)
         ratios.append(two / one)
-        if overlapped and min(ratios) < 1.6:
+        if two < 1.6 * one and one <= 1.5 * best_one:
             return
-    assert overlapped, f"in {ROUNDS} rounds the two threads' decodes never overlapped: the GIL was held"
-    pytest.fail(f"two threads took {min(ratios):.2f}x one thread at best in {ROUNDS} rounds "
-                f"(expected < 1.6x; the GIL serializes to >= 2x): {[round(r, 2) for r in ratios]}")
+    pytest.fail(f"two threads took {min(ratios):.2f}x one thread at best in {len(ratios)} rounds "
+                f"(expected < 1.6x; the GIL serializes to >= 2x): {[round(r, 2) for r in ratios[:20]]}")
