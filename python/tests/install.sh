@@ -11,6 +11,8 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 unset PYTHONPATH  # the installed package, not the build tree's
 
+# setuptools' folder from an earlier run would hand pip a stale extension
+rm -rf "$ONNXQ_BUILD_DIR/setuptools"
 "$ONNXQ_PYTHON" -m venv --system-site-packages "$work/venv"
 ONNXQ_BUILD_DIR=$ONNXQ_BUILD_DIR "$work/venv/bin/python" -m pip install --no-build-isolation --no-index \
   --disable-pip-version-check -q "$src" >"$work/pip.log" 2>&1 || { cat "$work/pip.log" >&2; fail "pip install"; }
@@ -20,6 +22,7 @@ for f in __init__.py quants.py __init__.pyi quants.pyi py.typed; do
   [ -f "$site/onnxq/$f" ] || fail "not installed: onnxq/$f"
 done
 ls "$site"/onnxq/_onnxq*.so >/dev/null || fail "the extension is not installed"
+cmp -s "$site"/onnxq/_onnxq*.so "$ONNXQ_BUILD_DIR"/python/onnxq/_onnxq*.so || fail "the installed extension is not this build's"
 # setuptools' files stay in the build folder, none in the source tree
 # (setuptools' defaults would be <src>/*.egg-info, <src>/python/*.egg-info, <src>/build/{lib,bdist}.*)
 for stray in "$src"/*.egg-info "$src"/python/*.egg-info "$src"/build/lib.* "$src"/build/bdist.*; do
