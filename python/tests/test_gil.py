@@ -53,15 +53,6 @@ def decoder(tensor, path):
     }[path]
 
 
-def decoder(tensor, path):
-    t, raw = tensor
-    return {
-        "Tensor.numpy": lambda: t.numpy(threads=1),
-        "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
-        "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
-    }[path]
-
-
 @pytest.mark.parametrize("path", PATHS)
 def test_another_thread_runs_during_decodes(tensor, path):
     work = decoder(tensor, path)
