@@ -36,16 +36,19 @@ bool MappedFile::is_open(std::uint64_t device, std::uint64_t inode) {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(ErrorKind::Io, "cannot open " + path + ": " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    io_error(err, "cannot open " + path + ": " + std::strerror(err));
+  }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     ::close(fd);
-    fail(ErrorKind::Io, "cannot stat " + path + ": " + std::strerror(err));
+    io_error(err, "cannot stat " + path + ": " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    fail(ErrorKind::Io, path + " is a directory, expected a file");
+    io_error(EISDIR, path + " is a directory, expected a file");
   }
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->path_ = path;
@@ -57,7 +60,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
       if (n < 0) {
         const int err = errno;
         ::close(fd);
-        fail(ErrorKind::Io, "cannot read " + path + ": " + std::strerror(err));
+        io_error(err, "cannot read " + path + ": " + std::strerror(err));
       }
       if (n == 0) break;
       file->read_bytes_.insert(file->read_bytes_.end(), buf, buf + n);
@@ -75,7 +78,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     if (p == MAP_FAILED) {
       const int err = errno;
       ::close(fd);
-      fail(ErrorKind::Io, "cannot map " + path + ": " + std::strerror(err));
+      io_error(err, "cannot map " + path + ": " + std::strerror(err));
     }
     file->data_ = static_cast<const std::byte*>(p);
     file->mapped_ = true;

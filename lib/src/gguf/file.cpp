@@ -1,4 +1,5 @@
 // GgufFile: one GGUF file or all shards of a gguf-split model, as one model.
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -136,7 +137,7 @@ GgufFile GgufFile::open(const std::string& path, ShardPolicy policy) {
           model.missing_.push_back({i, p});
           continue;
         }
-        fail(ErrorKind::Io, "missing shard " + std::to_string(i) + " of " + std::to_string(split->count) + ": " + p);
+        io_error(ENOENT, "missing shard " + std::to_string(i) + " of " + std::to_string(split->count) + ": " + p);
       }
       if (i == split->index) model.named_ = model.shards_.size();
       model.shards_.push_back(open_shard(p));

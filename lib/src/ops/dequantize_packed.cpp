@@ -19,6 +19,12 @@ const BlockFormat* find_format_id(std::string_view id) {
   return nullptr;
 }
 
+void check_input(const Tensor& x) {
+  if (x.dtype() != DType::UInt8)
+    invalid_input(kOp + "input x must be UINT8, got " + std::string(dtype_info(x.dtype()).onnx_name));
+  if (x.rank() != 1) invalid_input(kOp + "input x must be 1-D, got shape " + shape_to_string(x.shape()));
+}
+
 }  // namespace
 
 const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& attrs, std::uint64_t byte_length) {
@@ -64,14 +70,18 @@ const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& att
   return *format;
 }
 
-Tensor dequantize_packed(const Tensor& x, const DequantizePackedAttributes& attrs) {
-  if (x.dtype() != DType::UInt8)
-    invalid_input(kOp + "input x must be UINT8, got " + std::string(dtype_info(x.dtype()).onnx_name));
-  if (x.rank() != 1) invalid_input(kOp + "input x must be 1-D, got shape " + shape_to_string(x.shape()));
+void dequantize_packed_into(const Tensor& x, const DequantizePackedAttributes& attrs, void* dst, int threads) {
+  check_input(x);
   const BlockFormat& format = check_dequantize_packed(attrs, x.bytes().size());
-  Tensor y = Tensor::zeros(attrs.output_dtype, attrs.shape);
   const std::uint64_t blocks = x.bytes().size() / format.block_bytes;
-  decode_blocks(format, x.bytes(), 0, blocks, attrs.output_dtype, y.mutable_bytes().data());
+  decode_blocks(format, x.bytes(), 0, blocks, attrs.output_dtype, dst, threads);
+}
+
+Tensor dequantize_packed(const Tensor& x, const DequantizePackedAttributes& attrs) {
+  check_input(x);  // all checks before the output is allocated
+  check_dequantize_packed(attrs, x.bytes().size());
+  Tensor y = Tensor::zeros(attrs.output_dtype, attrs.shape);
+  dequantize_packed_into(x, attrs, y.mutable_bytes().data());
   return y;
 }
 

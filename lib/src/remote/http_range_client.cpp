@@ -4,6 +4,7 @@
 #include "http_range_client.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -169,10 +170,10 @@ HttpRangeClient::~HttpRangeClient() {
   curl_library().easy_cleanup(static_cast<CURL*>(curl_));
 }
 
-void HttpRangeClient::fail_io(const std::string& what) const {
+void HttpRangeClient::fail_io(const std::string& what, int system_error) const {
   std::string where = name_;
   if (url_ != name_) where += " (" + url_ + ")";
-  fail(ErrorKind::Io, where + ": " + what);
+  io_error(system_error, where + ": " + what);
 }
 
 void HttpRangeClient::open(std::uint64_t want, std::vector<std::byte>& first) {
@@ -256,12 +257,13 @@ bool HttpRangeClient::judge(const Answer& a, int code_int, std::uint64_t offset,
   if (status == 401 || status == 403)
     fail_io(status_text(status) + (token_.empty()
                                        ? ": access denied; for a gated or private Hugging Face repository set HF_TOKEN"
-                                       : ": access denied with the HF_TOKEN given"));
+                                       : ": access denied with the HF_TOKEN given"),
+            EACCES);
   if (status == 412) fail_io("the file changed on the server while it was being read (" + status_text(status) + ")");
   if (status == 416)
     fail_io(status_text(status) + ": the server has no " + range_text +
             (first ? " (an empty file?)" : " (the file is shorter than it was)"));
-  if (status == 404 || status == 410) fail_io(status_text(status));
+  if (status == 404 || status == 410) fail_io(status_text(status), ENOENT);
   if (status != 206) fail_io(status_text(status) + " for " + range_text);
 
   std::uint64_t got_first = 0, got_last = 0, total = 0;

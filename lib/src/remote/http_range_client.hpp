@@ -32,7 +32,7 @@ class HttpRangeClient {
   std::uint64_t request(std::uint64_t offset, std::byte* dst, std::uint64_t capacity, bool first);
   // Checks an answer: returns true when it may be retried, throws when it is final and bad.
   bool judge(const Answer& a, int code, std::uint64_t offset, std::uint64_t expected, bool first);
-  [[noreturn]] void fail_io(const std::string& what) const;
+  [[noreturn]] void fail_io(const std::string& what, int system_error = 0) const;
 
   std::string name_;
   std::string url_;

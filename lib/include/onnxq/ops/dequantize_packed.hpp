@@ -20,6 +20,10 @@ struct DequantizePackedAttributes {
 // InvalidArgument) naming the violated rule.
 Tensor dequantize_packed(const Tensor& x, const DequantizePackedAttributes& attrs);
 
+// As dequantize_packed(), into `dst`: room for product(shape) elements of attrs.output_dtype (a
+// caller's buffer, e.g. a numpy array), every one of which is written. `threads` as decode_blocks.
+void dequantize_packed_into(const Tensor& x, const DequantizePackedAttributes& attrs, void* dst, int threads = 0);
+
 // The operator's attribute and length checks alone, for callers that stream the decode
 // themselves (decode_blocks): returns the format row, or throws exactly as dequantize_packed.
 const BlockFormat& check_dequantize_packed(const DequantizePackedAttributes& attrs, std::uint64_t byte_length);

@@ -1,0 +1,82 @@
+"""onnxq: GGUF models and the DequantizePacked, Unpack, OneHot and Unsqueeze operators for numpy.
+
+A thin layer over onnxq's C++ library: every value is decoded there (bit for bit ggml's), on
+OpenMP threads, straight into arrays that numpy allocates, with the GIL released.
+
+    import onnxq
+    with onnxq.open("model.gguf") as m:      # also https://..., hf://OWNER/REPO[@REV]/PATH, split shards
+        m.metadata                           # dict: key -> value (numeric arrays as numpy arrays)
+        m.tensors                            # list of Tensor: name, type, format, shape, ne, nbytes ...
+        t = m["blk.0.attn_q.weight"]
+        t.numpy()                            # float32; dtype="float16" | "bfloat16" | "float64"
+        t.raw()                              # uint8 view of the packed bytes (zero-copy for local files)
+    onnxq.dequantize(x, format="gguf:q4_0", shape=[2, 32])    # DequantizePacked itself
+    from onnxq import quants                 # gguf-py's quants.dequantize(data, qtype), same results
+
+Errors: onnxq.InvalidInputError (a ValueError) for input that breaks a rule, OSError
+(FileNotFoundError ...) for I/O, ValueError/TypeError for a wrong argument.
+"""
+
+from typing import List, NamedTuple, Optional
+
+from ._onnxq import (
+    InvalidInputError,
+    Model,
+    Tensor,
+    TensorInfo,
+    __version__,
+    dequantize,
+    onehot,
+    open,
+    unpack,
+    unsqueeze,
+)
+from . import _onnxq
+
+
+class Format(NamedTuple):
+    """One row of onnxq's format table: a GGML tensor type that onnxq reads."""
+
+    ggml_type: int
+    """The GGML type number (gguf-py's GGMLQuantizationType value)."""
+    type: str
+    """The GGUF spelling: "Q4_K", "F16" ..."""
+    format_id: Optional[str]
+    """The DequantizePacked format id ("gguf:q4_k"); None for the plain types."""
+    block_elements: int
+    """Elements per block (1 for the plain types)."""
+    block_bytes: int
+    """Bytes per block (the element size for the plain types)."""
+    bits_per_weight: float
+    """8 * block_bytes / block_elements."""
+    plain_dtype: Optional[str]
+    """The numpy dtype name of a plain type ("float32", "int8" ...); None for block formats."""
+
+
+def formats() -> List[Format]:
+    """The formats onnxq decodes: the 27 DequantizePacked block formats, then the plain types."""
+    return [Format(*row) for row in _onnxq._format_rows()]
+
+
+from . import quants  # noqa: E402  (uses the names above)
+
+__all__ = [
+    "Format",
+    "InvalidInputError",
+    "Model",
+    "Tensor",
+    "TensorInfo",
+    "__version__",
+    "dequantize",
+    "formats",
+    "onehot",
+    "open",
+    "quants",
+    "unpack",
+    "unsqueeze",
+]
+
+for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "dequantize", "onehot", "open", "unpack",
+              "unsqueeze"):
+    globals()[_name].__module__ = __name__
+del _name

@@ -1,0 +1,108 @@
+"""Type stubs for onnxq (the names python/onnxq/__init__.py exports; see their docstrings)."""
+
+import os
+from types import TracebackType
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import quants as quants
+
+__version__: str
+
+DTypeSpec = Union[str, np.dtype, type]
+PathSpec = Union[str, bytes, os.PathLike]
+
+class InvalidInputError(ValueError):
+    """A file, tensor or value that breaks a rule of its format or of an operator."""
+
+class TensorInfo:
+    """A tensor's descriptor in a GGUF model."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def ggml_type(self) -> int: ...
+    @property
+    def format(self) -> Optional[str]: ...
+    @property
+    def shape(self) -> Tuple[int, ...]: ...
+    @property
+    def ne(self) -> Tuple[int, ...]: ...
+    @property
+    def n_elements(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def shard(self) -> int: ...
+
+class Tensor(TensorInfo):
+    """A tensor of an open Model: its descriptor and its data."""
+
+    def numpy(self, dtype: Optional[DTypeSpec] = None, threads: Optional[int] = None) -> np.ndarray:
+        """Decodes the tensor into a new numpy array of its shape."""
+    def raw(self) -> npt.NDArray[np.uint8]:
+        """The packed bytes as stored: a read-only view of the mapping for a local file."""
+
+class Model:
+    """A GGUF model opened by onnxq.open(): a mapping of tensor names to Tensors."""
+
+    @property
+    def metadata(self) -> dict: ...
+    @property
+    def tensors(self) -> List[Tensor]: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def shards(self) -> Tuple[str, ...]: ...
+    @property
+    def missing_shards(self) -> Tuple[int, ...]: ...
+    @property
+    def closed(self) -> bool: ...
+    def __getitem__(self, name: str) -> Tensor: ...
+    def __contains__(self, name: object) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> List[str]: ...
+    def close(self) -> None:
+        """Releases the model's files; arrays already returned stay valid."""
+    def __enter__(self) -> "Model": ...
+    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None: ...
+
+class Format(NamedTuple):
+    """One row of onnxq's format table."""
+
+    ggml_type: int
+    type: str
+    format_id: Optional[str]
+    block_elements: int
+    block_bytes: int
+    bits_per_weight: float
+    plain_dtype: Optional[str]
+
+def open(path: PathSpec, shards: str = "all") -> Model:
+    """Opens a GGUF model (a file, split shards, http(s):// or hf:// URL) and reads its header."""
+
+def formats() -> List[Format]:
+    """The formats onnxq decodes: the 27 block formats, then the plain types."""
+
+def dequantize(x: npt.ArrayLike, format: str, shape: Sequence[int], dtype: Optional[DTypeSpec] = "float32",
+               threads: Optional[int] = None) -> np.ndarray:
+    """DequantizePacked-29: packed blocks to a float array of the given shape."""
+
+def unpack(x: npt.ArrayLike, count: Optional[int] = None, *, bits: Optional[int] = None,
+           radix: Optional[int] = None, group_size: Optional[int] = None, axis: int = -1) -> npt.NDArray[np.uint8]:
+    """Unpack-29: LSB-first codes in uint8/uint32 words to one uint8 per code."""
+
+def onehot(indices: npt.ArrayLike, depth: npt.ArrayLike, values: npt.ArrayLike = (0, 1), axis: int = -1, *,
+           version: int = 9) -> np.ndarray:
+    """OneHot-9 (version=11: negative indices count from depth)."""
+
+def unsqueeze(x: npt.ArrayLike, axes: Sequence[int]) -> np.ndarray:
+    """Unsqueeze-23: a view of x with size-1 dimensions inserted at `axes`."""

@@ -1,0 +1,15 @@
+"""Type stubs for onnxq.quants: gguf-py's gguf.quants.dequantize on onnxq's decoders."""
+
+from typing import Optional, Sequence, SupportsIndex, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+def quant_shape_to_byte_shape(shape: Sequence[int], quant_type: SupportsIndex) -> Tuple[int, ...]:
+    """The byte shape of a tensor of `shape` in `quant_type`."""
+
+def quant_shape_from_byte_shape(shape: Sequence[int], quant_type: SupportsIndex) -> Tuple[int, ...]:
+    """The element shape of `quant_type` data of byte shape `shape`."""
+
+def dequantize(data: npt.ArrayLike, qtype: SupportsIndex, *, threads: Optional[int] = None) -> np.ndarray:
+    """Decodes packed GGML data as gguf-py's gguf.quants.dequantize(data, qtype) does."""

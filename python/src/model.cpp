@@ -1,0 +1,367 @@
+// onnxq.open, onnxq.Model, onnxq.TensorInfo and onnxq.Tensor: a GgufFile and its tensors, decoded
+// by the library straight into arrays that numpy allocates, with the GIL released meanwhile.
+#include "model.hpp"
+
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arrays.hpp"
+#include "metadata.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/remote/remote_file.hpp"
+
+namespace onnxq::python {
+namespace {
+
+using namespace pybind11::literals;
+
+// What a Model and its Tensors share. Each call takes its own reference to the file before it
+// lets go of the GIL, so close() during a decode on another thread frees nothing in use.
+struct ModelState {
+  std::shared_ptr<const GgufFile> file;  // null once closed
+  std::string path;
+
+  std::shared_ptr<const GgufFile> open_file() const {
+    if (!file) throw py::value_error(path + ": the model is closed");
+    return file;
+  }
+};
+
+// A tensor's descriptor, copied out of the file so it stays readable after close().
+struct TensorDescriptor {
+  std::string name;
+  std::string type;                   // "Q4_K", "F16" ...
+  std::optional<std::string> format;  // "gguf:q4_k"; none for the plain types
+  std::uint32_t ggml_type = 0;
+  Shape shape;                    // ONNX order
+  std::vector<std::uint64_t> ne;  // GGUF order
+  std::uint64_t n_elements = 0;
+  std::uint64_t nbytes = 0;
+  std::uint64_t offset = 0;  // in its shard's file
+  std::size_t shard = 0;
+};
+
+struct TensorHandle : TensorDescriptor {
+  std::shared_ptr<ModelState> model;
+  std::size_t index = 0;  // in GgufFile::tensors()
+};
+
+struct Model {
+  std::shared_ptr<ModelState> state;
+  py::tuple tensors;                 // of TensorHandle, made at open
+  py::object metadata = py::none();  // the dict, made on first use
+};
+
+TensorHandle make_handle(const std::shared_ptr<ModelState>& state, std::size_t index) {
+  const TensorInfo& t = state->file->tensors()[index];
+  TensorHandle h;
+  h.name = std::string(t.name);
+  h.type = std::string(t.format->gguf_name);
+  if (!t.format->format_id.empty()) h.format = std::string(t.format->format_id);
+  h.ggml_type = t.format->ggml_type;
+  h.shape = t.onnx_shape();
+  h.ne = t.ne;
+  h.n_elements = t.element_count;
+  h.nbytes = t.byte_size;
+  h.offset = t.file_offset;
+  h.shard = t.shard;
+  h.model = state;
+  h.index = index;
+  return h;
+}
+
+ShardPolicy shard_policy(const std::string& shards) {
+  if (shards == "all") return ShardPolicy::All;
+  if (shards == "allow_missing") return ShardPolicy::AllowMissing;
+  if (shards == "only_this_file") return ShardPolicy::OnlyThisFile;
+  throw py::value_error("shards must be 'all', 'allow_missing' or 'only_this_file', got '" + shards + "'");
+}
+
+// $ONNXQ_TIMEOUT as the CLI reads it: seconds a remote transfer may stall (else the library's 30).
+void apply_remote_timeout() {
+  RemoteOptions options = remote_options();
+  options.timeout_seconds = RemoteOptions{}.timeout_seconds;
+  if (const char* env = std::getenv("ONNXQ_TIMEOUT"); env && *env) {
+    char* end = nullptr;
+    options.timeout_seconds = std::strtod(env, &end);
+    if (*end != '\0' || !(options.timeout_seconds > 0))
+      throw py::value_error(std::string("ONNXQ_TIMEOUT must be a positive number of seconds, got '") + env + "'");
+  }
+  set_remote_options(options);
+}
+
+Model open_model(const py::object& path, const std::string& shards) {
+  const ShardPolicy policy = shard_policy(shards);
+  apply_remote_timeout();
+  // os.fsencode: str, bytes and os.PathLike, with undecodable file-name bytes kept.
+  const std::string name = py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+  auto state = std::make_shared<ModelState>();
+  state->path = name;
+  {
+    py::gil_scoped_release release;  // parsing, and for a remote file the network
+    state->file = std::make_shared<const GgufFile>(GgufFile::open(name, policy));
+  }
+  Model model;
+  model.state = state;
+  py::list handles;
+  for (std::size_t i = 0; i < state->file->tensors().size(); ++i) handles.append(make_handle(state, i));
+  model.tensors = py::tuple(handles);
+  return model;
+}
+
+const TensorInfo& info_of(const GgufFile& file, const TensorHandle& t) { return file.tensors().at(t.index); }
+
+// A valid GGUF tensor may have no elements and dimensions that numpy cannot hold: say so plainly.
+void check_numpy_can_hold(const TensorHandle& t, const Shape& shape, std::size_t element_bytes) {
+  if (!numpy_can_hold(shape, element_bytes))
+    invalid_input(t.model->path + ": tensor '" + t.name + "' has shape " + shape_to_string(shape) +
+                  ", which numpy cannot make an array of (its dimensions multiply past the largest array size)");
+}
+
+py::array decode(const TensorHandle& t, const py::object& dtype, const py::object& threads) {
+  const auto file = t.model->open_file();
+  const TensorInfo& info = info_of(*file, t);
+  const DType out = dtype.is_none() ? default_decode_dtype(*info.format) : dtype_arg(dtype, "dtype");
+  const int n = threads_arg(threads);
+  check_numpy_can_hold(t, info.onnx_shape(), dtype_info(out).bits / 8);
+  py::array result = empty_array(out, info.onnx_shape());
+  void* dst = result.mutable_data();
+  const std::uint64_t blocks = info.byte_size / info.format->block_bytes;
+  {
+    py::gil_scoped_release release;
+    decode_tensor_blocks(*file, info, 0, blocks, out, dst, n);
+  }
+  return result;
+}
+
+// The packed bytes with one row per tensor row: the last axis holds a row's blocks, so
+// quants.dequantize(t.raw(), t.ggml_type) has the tensor's shape, as with gguf-py's reader.
+std::vector<py::ssize_t> raw_dims(const TensorInfo& info) {
+  const Shape shape = info.onnx_shape();
+  if (shape.empty()) return {static_cast<py::ssize_t>(info.byte_size)};
+  std::vector<py::ssize_t> dims(shape.begin(), shape.end() - 1);
+  dims.push_back(static_cast<py::ssize_t>(info.ne[0] / info.format->block_elements * info.format->block_bytes));
+  return dims;
+}
+
+py::array raw(const TensorHandle& t) {
+  const auto file = t.model->open_file();
+  const TensorInfo& info = info_of(*file, t);
+  const py::dtype u8("uint8");
+  const std::vector<py::ssize_t> dims = raw_dims(info);
+  check_numpy_can_hold(t, Shape(dims.begin(), dims.end()), 1);
+  if (info.byte_size == 0) return py::array(u8, dims);
+  if (file->is_remote(info)) {  // read into memory the array owns
+    auto* storage = new std::vector<std::byte>;
+    py::capsule base(storage, [](void* p) { delete static_cast<std::vector<std::byte>*>(p); });
+    std::span<const std::byte> bytes;
+    {
+      py::gil_scoped_release release;
+      bytes = file->tensor_bytes(info, 0, info.byte_size, *storage);
+    }
+    return py::array(u8, dims, bytes.data(), base);
+  }
+  // A view of the mapping: the base holds the mapping, not the Model, so close() cannot free it.
+  const std::span<const std::byte> bytes = file->tensor_bytes(info);
+  auto* keep = new std::shared_ptr<const void>(file->keep_alive(info));
+  py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
+  py::array view(u8, dims, bytes.data(), base);
+  view.attr("setflags")("write"_a = false);  // the mapping is read-only
+  return view;
+}
+
+py::tuple to_tuple(const Shape& shape) {
+  py::list l;
+  for (auto d : shape) l.append(d);
+  return py::tuple(l);
+}
+
+py::tuple to_tuple(const std::vector<std::uint64_t>& ne) {
+  py::list l;
+  for (auto d : ne) l.append(d);
+  return py::tuple(l);
+}
+
+std::string tensor_repr(const TensorDescriptor& t) {
+  return "<onnxq.Tensor '" + t.name + "' " + t.type + " shape=" + py::repr(to_tuple(t.shape)).cast<std::string>() + ">";
+}
+
+const TensorHandle& find(const Model& m, const std::string& name) {
+  for (const py::handle h : m.tensors) {
+    const auto& t = h.cast<const TensorHandle&>();
+    if (t.name == name) return t;
+  }
+  throw py::key_error(m.state->path + ": no tensor named '" + name + "'");
+}
+
+}  // namespace
+
+void bind_model(py::module_& m) {
+  py::class_<TensorDescriptor>(m, "TensorInfo", R"doc(
+A tensor's descriptor in a GGUF model (see Model.tensors).
+
+Attributes:
+  name: the tensor's name, e.g. "blk.0.attn_q.weight".
+  type: its GGML type as GGUF spells it: "Q4_K", "F16", "I32" ...
+  ggml_type: the GGML type number the file stores (gguf-py's GGMLQuantizationType value).
+  format: the DequantizePacked format id ("gguf:q4_k"), or None for the plain types.
+  shape: the ONNX/numpy shape (slowest axis first), the shape numpy() returns.
+  ne: the GGUF dimensions, ne[0] the row length (shape reversed).
+  n_elements: the number of elements.
+  nbytes: the size of the packed data in bytes.
+  offset: where the data starts in its shard's file, in bytes.
+  shard: the index of that file in Model.shards.
+)doc")
+      .def_readonly("name", &TensorDescriptor::name, "The tensor's name.")
+      .def_readonly("type", &TensorDescriptor::type, "The GGML type as GGUF spells it: 'Q4_K', 'F16' ...")
+      .def_readonly("ggml_type", &TensorDescriptor::ggml_type, "The GGML type number the file stores.")
+      .def_readonly("format", &TensorDescriptor::format,
+                    "The DequantizePacked format id ('gguf:q4_k'), or None for a plain type.")
+      .def_property_readonly(
+          "shape", [](const TensorDescriptor& t) { return to_tuple(t.shape); },
+          "The ONNX/numpy shape, slowest axis first (what numpy() returns).")
+      .def_property_readonly(
+          "ne", [](const TensorDescriptor& t) { return to_tuple(t.ne); },
+          "The GGUF dimensions: ne[0] is the row length.")
+      .def_readonly("n_elements", &TensorDescriptor::n_elements, "The number of elements.")
+      .def_readonly("nbytes", &TensorDescriptor::nbytes, "The size of the packed data in bytes.")
+      .def_readonly("offset", &TensorDescriptor::offset, "Where the data starts in its shard's file, in bytes.")
+      .def_readonly("shard", &TensorDescriptor::shard, "The index of the tensor's file in Model.shards.")
+      .def("__repr__", &tensor_repr);
+
+  py::class_<TensorHandle, TensorDescriptor>(m, "Tensor", R"doc(
+A tensor of an open Model: its descriptor (see TensorInfo) and its data.
+)doc")
+      .def("numpy", &decode, "dtype"_a = py::none(), "threads"_a = py::none(), R"doc(
+Decodes the tensor into a new numpy array of its shape.
+
+dtype: "float32" (the default for the block formats and the float types), "float16",
+  "bfloat16" or "float64", as a name or a numpy dtype; an integer tensor (I8 ... I64) comes back
+  in its own dtype by default and may also be decoded to the float dtypes. "bfloat16" returns an
+  ml_dtypes.bfloat16 array when the ml_dtypes package is importable, otherwise a uint16 array of
+  the bfloat16 bit patterns.
+threads: OpenMP threads for the decode; None is the library's default (OMP_NUM_THREADS, else
+  every CPU this process may use).
+
+The values are bit for bit ggml's. The GIL is released while decoding and while a remote file's
+bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to, OSError when a
+remote read fails, ValueError when the model is closed.
+)doc")
+      .def("raw", &raw, R"doc(
+The tensor's packed bytes as a uint8 array of shape shape[:-1] + (bytes per row,), as stored in
+the file (a big-endian file's numbers stay big-endian).
+
+For a local file this is a read-only view of the file's mapping, no copy: the array's base keeps
+the mapping alive, after Model.close() too. A remote file's bytes are read (GIL released) into
+memory the array owns. quants.dequantize(t.raw(), t.ggml_type) decodes it as gguf-py would.
+)doc");
+
+  py::class_<Model>(m, "Model", R"doc(
+A GGUF model opened by onnxq.open(): one file or all shards of a split model.
+
+A mapping of tensor names to Tensors (m["blk.0.attn_q.weight"], `name in m`, len(m), iteration
+over the names), with the model's metadata and tensor list. Use it as a context manager, or call
+close(); arrays that raw() returned stay valid after close().
+)doc")
+      .def_property_readonly(
+          "metadata",
+          [](Model& self) {
+            if (self.metadata.is_none()) self.metadata = metadata_dict(*self.state->open_file());
+            return self.metadata;
+          },
+          R"doc(
+The metadata of the model's first shard as a dict in file order: key -> value. Integers are int,
+floats float, bools bool, strings str (bytes that are not UTF-8 as surrogate escapes); numeric
+and bool arrays are 1-D numpy arrays of their element type (uint8 ... float64, bool); arrays of
+strings or of arrays are lists. Read on first use, then kept.
+)doc")
+      .def_property_readonly(
+          "tensors", [](const Model& self) { return py::list(self.tensors); },
+          "The tensors of all shards in file order, as a list of Tensor (each a TensorInfo).")
+      .def_property_readonly(
+          "path",
+          [](const Model& self) { return py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path)); },
+          "The path or URL given to open().")
+      .def_property_readonly(
+          "shards",
+          [](const Model& self) {
+            py::list paths;
+            for (const GgufShard& s : self.state->open_file()->shards())
+              paths.append(py::module_::import("os").attr("fsdecode")(py::bytes(s.path)));
+            return py::tuple(paths);
+          },
+          "The paths (or URLs) of the shards that were read, in shard order.")
+      .def_property_readonly(
+          "missing_shards",
+          [](const Model& self) {
+            py::list numbers;
+            for (const MissingShard& s : self.state->open_file()->missing_shards()) numbers.append(s.split_number);
+            return py::tuple(numbers);
+          },
+          "The 1-based numbers of the shards whose files are absent (open(..., shards='allow_missing')).")
+      .def("__getitem__", &find, "name"_a, py::return_value_policy::copy,
+           "The Tensor of that name; KeyError when there is none.")
+      .def("__contains__",
+           [](const Model& self, const py::object& name) {
+             if (!py::isinstance<py::str>(name)) return false;
+             const std::string wanted = name.cast<std::string>();
+             for (const py::handle h : self.tensors)
+               if (h.cast<const TensorHandle&>().name == wanted) return true;
+             return false;
+           })
+      .def("__len__", [](const Model& self) { return self.tensors.size(); })
+      .def("__iter__",
+           [](const Model& self) {
+             py::list names;
+             for (const py::handle h : self.tensors) names.append(h.cast<const TensorHandle&>().name);
+             return py::iter(names);
+           })
+      .def(
+          "keys",
+          [](const Model& self) {
+            py::list names;
+            for (const py::handle h : self.tensors) names.append(h.cast<const TensorHandle&>().name);
+            return names;
+          },
+          "The tensor names in file order.")
+      .def(
+          "close", [](Model& self) { self.state->file.reset(); }, R"doc(
+Releases the model's files. Tensors of a closed model can no longer be decoded; arrays already
+returned (raw() views too) stay valid.
+)doc")
+      .def_property_readonly(
+          "closed", [](const Model& self) { return !self.state->file; }, "True once close() has been called.")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](Model& self, const py::args&) { self.state->file.reset(); })
+      .def("__repr__", [](const Model& self) {
+        return "<onnxq.Model " +
+               py::repr(py::module_::import("os").attr("fsdecode")(py::bytes(self.state->path))).cast<std::string>() +
+               ", " + std::to_string(self.tensors.size()) + " tensors" + (self.state->file ? "" : ", closed") + ">";
+      });
+
+  m.def("open", &open_model, "path"_a, "shards"_a = "all", R"doc(
+Opens a GGUF model and reads its header: metadata and tensor descriptors (tensor data is read
+when a tensor is decoded).
+
+path: a file (str, bytes or os.PathLike), an http:// or https:// URL (read with range requests),
+  or hf://OWNER/REPO[@REVISION]/PATH on the Hugging Face Hub (HF_ENDPOINT and HF_TOKEN are
+  honoured, and ONNXQ_TIMEOUT: the seconds a transfer may stall, 30 by default). A file named <name>-0000K-of-0000N.gguf opens all N shards as one model.
+shards: "all" (the default; a missing shard is an error), "allow_missing" (the shards present;
+  see Model.missing_shards) or "only_this_file" (the named shard alone, as a model of its own).
+
+Returns a Model (a context manager). The GIL is released while parsing and while waiting on the
+network. Raises FileNotFoundError (or another OSError) when a file or URL cannot be read, and
+onnxq.InvalidInputError (a ValueError) naming the file, the offset or field and what was expected
+when a file breaks the GGUF format.
+)doc");
+}
+
+}  // namespace onnxq::python

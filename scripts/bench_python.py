@@ -1,0 +1,186 @@
+"""The Python module's benchmark (scripts/bench-python runs it): in one process, per format, on the
+same 16M-element tensor of ggml-quantized blocks (testdata's quantizer blocks, tiled):
+
+  quants.dequantize (1 thread, default threads) against gguf-py's gguf.quants.dequantize;
+  Tensor.numpy() and quants.dequantize against np.full(shape, 1.0, np.float32) of the same output
+  (allocating and touching a fresh array is the floor for any function that returns one);
+  the peak memory of Tensor.numpy(): the growth of VmHWM (reset before the call) against its
+  output array, and the part of it freed on return (scratch).
+
+Every call makes a fresh output array on both sides. Each time is the best of --repeat calls, the
+calls of a format interleaved. Outputs are compared with gguf-py's bit for bit (NaN as NaN).
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "cli"))  # gguf_tool: an independent GGUF writer
+import gguf_tool  # noqa: E402
+
+TARGETS = {"vs gguf-py geomean": 10.0, "vs gguf-py min": 3.0, "vs full geomean": 1.5, "vs full max": 3.0}
+
+
+def import_gguf_py(path):
+    sys.path.insert(0, str(path))
+    if importlib.util.find_spec("sentencepiece") is None:  # gguf-py imports it at package import only
+        stubs = Path(path) / "stubs"
+        if (stubs / "sentencepiece.py").exists():
+            sys.path.insert(0, str(stubs))
+        else:
+            sys.modules["sentencepiece"] = types.SimpleNamespace(SentencePieceProcessor=None)
+    from gguf import quants, GGMLQuantizationType  # noqa: E402
+    return quants, GGMLQuantizationType
+
+
+def best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+        del out
+    return min(times)
+
+
+def status_kib(field):
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def peak_memory_mib(fn):
+    """(growth of the peak RSS during fn(), the part of it gone once fn() returned), in MiB: the
+    first is the output array plus any scratch, the second the scratch alone."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # resets VmHWM to the current RSS
+    before = status_kib("VmRSS")
+    out = fn()
+    peak, after = status_kib("VmHWM"), status_kib("VmRSS")
+    del out
+    return (peak - before) / 1024, (peak - after) / 1024
+
+
+def same_bits(a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    equal = a.view(np.uint32) == b.view(np.uint32)
+    return bool(np.all(equal | (np.isnan(a) & np.isnan(b))))
+
+
+def tile_blocks(fmt, elements):
+    """`elements` elements of real ggml-quantized blocks: testdata's quantizer blocks, repeated."""
+    seed = np.fromfile(ROOT / "testdata" / "gguf" / "blocks" / f"{fmt.type.lower()}.bin", dtype=np.uint8)
+    seed = seed.reshape(-1, fmt.block_bytes)
+    blocks = elements // fmt.block_elements
+    return np.ascontiguousarray(np.resize(seed, (blocks, fmt.block_bytes)))
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gguf-py", required=True, type=Path, help="a gguf-py checkout (its folder holding gguf/)")
+    ap.add_argument("--elements", type=int, default=16 << 20, help="elements per format (default 16M)")
+    ap.add_argument("--repeat", type=int, default=3, help="calls per measurement; the best counts (default 3)")
+    ap.add_argument("--formats", help="comma-separated GGUF type names (default: every block format, F16, BF16)")
+    ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    args = ap.parse_args()
+
+    import onnxq
+    from onnxq import quants
+    gguf_quants, qtypes = import_gguf_py(args.gguf_py)
+    known = set()  # the types gguf-py decodes (its enum names more)
+    for f in onnxq.formats():
+        try:
+            gguf_quants.dequantize(np.zeros((1, f.block_bytes), np.uint8), qtypes(f.ggml_type))
+            known.add(f.ggml_type)
+        except (NotImplementedError, ValueError):
+            pass
+    wanted = args.formats.upper().split(",") if args.formats else None
+    formats = [f for f in onnxq.formats() if (f.format_id or f.type in ("F16", "BF16"))
+               and (wanted is None or f.type in wanted)]
+    n = args.elements
+    shape = (n // 4096, 4096)
+    print(f"onnxq {onnxq.__version__} Python module vs gguf-py ({args.gguf_py}), {n:,} elements per format, "
+          f"best of {args.repeat}, default threads = {os.cpu_count()} CPUs ({os.environ.get('OMP_NUM_THREADS', 'no OMP_NUM_THREADS')})")
+    header = (f"{'format':8} {'gguf-py':>9} {'onnxq 1t':>9} {'x':>6} {'onnxq':>9} {'x':>6} {'same':>5} "
+              f"{'np.full':>8} {'quants/full':>11} {'numpy()':>9} {'numpy/full':>10} {'peak MiB':>8} {'scratch':>7}")
+    print(header)
+    print("-" * len(header))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt in formats:
+            data = tile_blocks(fmt, n).reshape(shape[0], -1)
+            path = Path(tmp) / "bench.gguf"
+            gguf_tool.write_gguf(str(path), [], [[b"w", shape[::-1], fmt.ggml_type, 0, data.tobytes()]], 32)
+            row = {"format": fmt.type}
+            with onnxq.open(path) as m:
+                t = m["w"]
+                int(t.raw().sum())  # the file's pages resident before anything is timed
+                ours = quants.dequantize(data, fmt.ggml_type)
+                row["full"] = best(lambda: np.full(ours.shape, 1.0, np.float32), args.repeat)
+                row["onnxq_1t"] = best(lambda: quants.dequantize(data, fmt.ggml_type, threads=1), args.repeat)
+                row["onnxq"] = best(lambda: quants.dequantize(data, fmt.ggml_type), args.repeat)
+                row["numpy"] = best(lambda: t.numpy(), args.repeat)
+                row["peak_mib"], row["peak_extra_mib"] = peak_memory_mib(lambda: t.numpy())
+                row["output_mib"] = ours.nbytes / (1 << 20)
+                if fmt.ggml_type in known:
+                    theirs = gguf_quants.dequantize(data, qtypes(fmt.ggml_type))
+                    row["same"] = same_bits(ours, theirs)
+                    del theirs
+                    row["gguf_py"] = best(lambda: gguf_quants.dequantize(data, qtypes(fmt.ggml_type)),
+                                          max(1, args.repeat - 1))
+                del ours
+            path.unlink()
+            rows.append(row)
+            g = row.get("gguf_py")
+            print(f"{fmt.type:8} "
+                  + (f"{g * 1e3:8.1f}ms {row['onnxq_1t'] * 1e3:8.1f}ms {g / row['onnxq_1t']:5.1f}x "
+                     f"{row['onnxq'] * 1e3:8.1f}ms {g / row['onnxq']:5.1f}x {'yes' if row['same'] else 'NO':>5} "
+                     if g else f"{'(none)':>9} {row['onnxq_1t'] * 1e3:8.1f}ms {'':6} {row['onnxq'] * 1e3:8.1f}ms "
+                               f"{'':6} {'':>5} ")
+                  + f"{row['full'] * 1e3:7.1f}ms {row['onnxq'] / row['full']:10.2f}x "
+                  f"{row['numpy'] * 1e3:8.1f}ms {row['numpy'] / row['full']:9.2f}x {row['peak_mib']:8.1f} "
+                  f"{row['peak_extra_mib']:7.1f}",
+                  flush=True)
+
+    compared = [r for r in rows if "gguf_py" in r]
+    summary = {}
+    for label, key in (("1 thread", "onnxq_1t"), ("default threads", "onnxq")):
+        ratios = [r["gguf_py"] / r[key] for r in compared]
+        summary[label] = (geomean(ratios), min(ratios) if ratios else float("nan"))
+    floor = [r[k] / r["full"] for r in rows for k in ("onnxq", "numpy")]
+    print()
+    for label, (g, lo) in summary.items():
+        ok = g >= TARGETS["vs gguf-py geomean"] and lo >= TARGETS["vs gguf-py min"]
+        print(f"quants.dequantize vs gguf-py, {label}: geomean {g:.1f}x, lowest {lo:.1f}x "
+              f"(target >= 10x, none below 3x): {'met' if ok else 'NOT met'}")
+    ok = geomean(floor) <= TARGETS["vs full geomean"] and max(floor) <= TARGETS["vs full max"]
+    print(f"quants.dequantize and Tensor.numpy() vs np.full: geomean {geomean(floor):.2f}x, highest {max(floor):.2f}x "
+          f"(target <= 1.5x, none above 3x): {'met' if ok else 'NOT met'}")
+    worst = max(rows, key=lambda r: r["peak_mib"] - r["output_mib"])
+    print(f"Tensor.numpy() peak memory: at most {worst['peak_mib'] - worst['output_mib']:.1f} MiB beyond its "
+          f"{worst['output_mib']:.0f} MiB output ({worst['format']}); scratch freed on return at most "
+          f"{max(r['peak_extra_mib'] for r in rows):.1f} MiB")
+    mismatched = [r["format"] for r in compared if not r["same"]]
+    print("outputs equal to gguf-py's bit for bit: " + ("all" if not mismatched else "NOT " + ", ".join(mismatched)))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
