@@ -47,7 +47,8 @@ class Tensor(TensorInfo):
     def numpy(self, dtype: Optional[DTypeSpec] = None, threads: Optional[int] = None) -> np.ndarray:
         """Decodes the tensor into a new numpy array of its shape."""
     def raw(self) -> npt.NDArray[np.uint8]:
-        """The packed bytes as stored: a read-only view of the mapping for a local file."""
+        """The packed bytes as stored: a read-only view of the mapping for a local file (bytes past
+        the end of a file that shrinks meanwhile read as zeros)."""
 
 class Model:
     """A GGUF model opened by onnxq.open(): a mapping of tensor names to Tensors."""

@@ -253,14 +253,16 @@ threads: OpenMP threads for the decode; None is the library's default (OMP_NUM_T
 
 The values are bit for bit ggml's. The GIL is released while decoding and while a remote file's
 bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to, OSError when a
-remote read fails, ValueError when the model is closed.
+remote read fails or the file changed size while it was read, ValueError when the model is closed.
 )doc")
       .def("raw", &raw, R"doc(
 The tensor's packed bytes as a uint8 array of shape shape[:-1] + (bytes per row,), as stored in
 the file (a big-endian file's numbers stay big-endian).
 
 For a local file this is a read-only view of the file's mapping, no copy: the array's base keeps
-the mapping alive, after Model.close() too. A remote file's bytes are read (GIL released) into
+the mapping alive, after Model.close() too. If the file shrinks while such a view exists, the bytes
+past its new end read as zeros (the process is not killed); Tensor.numpy() raises OSError for
+that case instead. A remote file's bytes are read (GIL released) into
 memory the array owns. quants.dequantize(t.raw(), t.ggml_type) decodes it as gguf-py would.
 )doc");
 

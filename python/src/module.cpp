@@ -5,12 +5,16 @@
 
 #include "errors.hpp"
 #include "model.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/version.hpp"
 #include "ops.hpp"
 
 PYBIND11_MODULE(_onnxq, m) {
   m.doc() = "onnxq's library bound for Python; use the onnxq package, which re-exports it.";
   m.attr("__version__") = std::string(onnxq::kVersion);
+  // A mapped file that shrinks while it is read raises OSError instead of killing the interpreter
+  // with SIGBUS; faults elsewhere still reach the handler installed before (faulthandler's).
+  onnxq::install_mapping_fault_guard();
   onnxq::python::bind_errors(m);
   onnxq::python::bind_model(m);
   onnxq::python::bind_ops(m);

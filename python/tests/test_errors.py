@@ -3,13 +3,14 @@ ValueError) for input that breaks a rule, OSError subclasses for I/O, TypeError/
 wrong argument."""
 
 import errno
+import os
 import struct
 
 import numpy as np
 import pytest
 
 import onnxq
-from conftest import ZOO
+from conftest import CLI_TESTS, ZOO
 
 
 def test_missing_file_is_file_not_found(tmp_path):
@@ -89,3 +90,18 @@ def test_operator_errors_carry_the_operator_messages():
     with pytest.raises(ValueError, match="version must be 9 or 11"):
         onnxq.onehot([1], 3, version=10)
 
+
+
+def test_file_shrinking_while_open_is_an_os_error(tmp_path):
+    """A mapped input cut short (a download still running, a converter rewriting the model) used
+    to kill the interpreter with SIGBUS; it is an OSError naming the file, as in the CLI."""
+    import sys
+    sys.path.insert(0, str(CLI_TESTS))
+    from fault_tool import big_gguf
+    path = tmp_path / "shrinks.gguf"
+    big_gguf(path, 8)
+    with onnxq.open(path) as m:
+        tensor = m["big.weight"]
+        os.truncate(path, 4096)
+        with pytest.raises(OSError, match=f"{path} changed size while it was being read"):
+            tensor.numpy()
