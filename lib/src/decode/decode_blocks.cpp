@@ -108,6 +108,11 @@ void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint6
     decode_blocks(format, {}, 0, 0, out_dtype, dst, 1);
     return;
   }
+  if (const auto bytes = src.view()) {  // one call: its kernel is chosen for the whole output
+    decode_blocks(format, *bytes, first_block, block_count, out_dtype, dst, threads);
+    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
+    return;
+  }
   const std::uint64_t chunk = std::max<std::uint64_t>(1, kChunkElements / format.block_elements);
   const std::uint64_t chunks = (block_count + chunk - 1) / chunk;
   const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);

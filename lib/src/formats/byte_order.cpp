@@ -59,4 +59,9 @@ std::span<const std::byte> PackedBytes::blocks(std::uint64_t first, std::uint64_
   return little_endian_blocks(*format_, bytes_, big_endian_, first, count, scratch);
 }
 
+std::optional<std::span<const std::byte>> PackedBytes::view() const {
+  if (big_endian_ && has_byte_order(*format_)) return std::nullopt;
+  return bytes_.first(static_cast<std::size_t>(block_count() * format_->block_bytes));
+}
+
 }  // namespace onnxq

@@ -37,4 +37,9 @@ std::span<const std::byte> TensorReader::blocks(std::uint64_t first, std::uint64
   return scratch;
 }
 
+std::optional<std::span<const std::byte>> TensorReader::view() const {
+  if (big_endian_ || model_->shards().at(tensor_->shard).source) return std::nullopt;
+  return model_->tensor_bytes(*tensor_);
+}
+
 }  // namespace onnxq

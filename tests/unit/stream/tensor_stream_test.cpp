@@ -65,6 +65,9 @@ TEST(TensorReader, BigEndianBlocksComeOutLittleEndianAndLittleEndianOnesAsAView)
   const GgufFile le = parse(twins.le_file), be = parse(twins.be_file);
   const TensorReader rle(le, le.tensors()[0]), rbe(be, be.tensors()[0]);
   EXPECT_EQ(rle.block_count(), kBlocks);
+  ASSERT_TRUE(rle.view().has_value()) << "mapped little-endian: the whole tensor is one view";
+  EXPECT_EQ(rle.view()->data(), le.tensor_bytes(le.tensors()[0]).data());
+  EXPECT_FALSE(rbe.view().has_value()) << "big-endian: only swapped copies";
   std::vector<std::byte> scratch_le, scratch_be;
   const auto view = rle.blocks(10, 300, scratch_le);
   EXPECT_EQ(view.data(), le.tensor_bytes(le.tensors()[0]).data() + 10 * kBytes) << "mapped little-endian: a view";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,9 @@ class BlockSource {
   // caller then calls throw_if_mapped_file_changed() (onnxq/core/mapping_guard.hpp).
   virtual std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
                                             std::vector<std::byte>& scratch) const = 0;
+  // All blocks as one view, when blocks() of any range would be a view of it (the bytes are in
+  // memory, little-endian): a decoder may then hand the whole range to its kernels at once.
+  virtual std::optional<std::span<const std::byte>> view() const { return std::nullopt; }
 };
 
 // Packed bytes in memory (whole blocks). `big_endian`: their multi-byte numbers are stored
@@ -35,6 +39,7 @@ class PackedBytes final : public BlockSource {
   std::span<const std::byte> bytes() const { return bytes_; }
   std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
                                     std::vector<std::byte>& scratch) const override;
+  std::optional<std::span<const std::byte>> view() const override;
 
  private:
   const BlockFormat* format_;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,6 +37,8 @@ class TensorReader final : public BlockSource {
   // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes): a view of
   // the mapping, or `scratch` filled from a remote file.
   std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch) const;
+  // The tensor's mapped bytes when they are little-endian; nullopt for a remote or big-endian one.
+  std::optional<std::span<const std::byte>> view() const override;
 
   // blocks() / stored() handed to `use`, then the mapping guard's check (the view was read).
   template <class Use>
