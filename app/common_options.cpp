@@ -1,5 +1,7 @@
 #include "common_options.hpp"
 
+#include "onnxq/core/parallel.hpp"
+
 #include <charconv>
 #include <unordered_set>
 
@@ -72,10 +74,9 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
       },
       "NONNEGATIVE");
   return cmd
-      .add_option(
-          "--threads", threads,
-          "Worker threads (0: one per core; a decode into a file or pipe adds threads only where they pay off and "
-          "CPUs are free)")
+      .add_option("--threads", threads,
+                  "Worker threads (0: OMP_NUM_THREADS, else one per core; at most " + std::to_string(kMaxThreads) +
+                      "; a decode into a file or pipe adds threads only where they pay off and CPUs are free)")
       ->capture_default_str()
       ->check(non_negative);
 }

@@ -44,8 +44,8 @@ CLI::Option* add_json_flag(CLI::App& cmd, bool& json, std::string_view detail = 
 // output. output_format (report.hpp) rejects it together with --json.
 CLI::Option* add_markdown_flag(CLI::App& cmd, bool& markdown);
 
-// --threads N: 0 (the default) means one per core (see decoded_stream.cpp for writes); negative values are a
-// usage error.
+// --threads N: 0 (the default) means OMP_NUM_THREADS, else one per core (onnxq/core/parallel.hpp; see
+// lib/src/stream/tensor_stream.cpp for writes); at most kMaxThreads; negative values are a usage error.
 CLI::Option* add_threads_option(CLI::App& cmd, int& threads);
 
 }  // namespace onnxq::cli

@@ -1,30 +1,21 @@
-// Streams a packed tensor, decoded, into an output sink: the input stays in the mapping
-// and the output goes out in chunks of whole blocks through one reused buffer, so memory
-// stays bounded for any tensor size.
+// A decoded tensor written to an output: the .npy header (when asked for), then the library's
+// streaming decoder (onnxq/stream/tensor_stream.hpp) into the sink.
 #pragma once
 
-#include <span>
-
 #include "onnxq/core/tensor.hpp"
-#include "onnxq/formats/format.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/formats/block_source.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
 namespace onnxq::cli {
 
 struct DecodedStream {
-  const BlockFormat* format;
-  std::span<const std::byte> bytes;  // whole blocks
-  Shape shape;                       // ONNX order, for the .npy header
-  DType dtype;                       // output element type
-  bool npy = true;                   // .npy header first, else raw little-endian elements
+  const BlockSource* source;  // the packed blocks: a GGUF tensor's reader, or bytes in memory
+  Shape shape;                // ONNX order, for the .npy header
+  DType dtype;                // output element type
+  bool npy = true;            // .npy header first, else raw little-endian elements
   int threads = 0;
   Progress* progress = nullptr;  // advanced by input bytes decoded
-  // For a GGUF tensor: its model, which reads the blocks of each chunk (from the mapping, or in
-  // ranges from a remote file) and byte-swaps big-endian plain data. `bytes` is unused then.
-  const GgufFile* model = nullptr;
-  const TensorInfo* tensor = nullptr;
 };
 
 // Writes the stream to `sink` (header, then data); does not commit.

@@ -10,11 +10,11 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -154,15 +154,15 @@ void feed(std::span<const std::byte> bytes, std::initializer_list<MultiHasher*> 
   }
 }
 
-// A remote tensor is read this much at a time (through its source's cache).
-constexpr std::uint64_t kRemoteReadBytes = 8 << 20;
+// A tensor is read this much at a time: from a remote file through its source's cache.
+constexpr std::uint64_t kReadBytes = 8 << 20;
 
-// Feeds a tensor's stored bytes: the mapping, or a remote file's bytes read piece by piece.
+// Feeds a tensor's stored bytes, piece by piece.
 void feed_tensor(const GgufFile& model, const TensorInfo& tensor, std::initializer_list<MultiHasher*> hashers) {
-  if (!model.is_remote(tensor)) return feed(model.tensor_bytes(tensor), hashers);
+  const TensorReader reader(model, tensor);
   std::vector<std::byte> piece;
-  for (std::uint64_t at = 0; at < tensor.byte_size; at += kRemoteReadBytes)
-    feed(model.tensor_bytes(tensor, at, std::min(kRemoteReadBytes, tensor.byte_size - at), piece), hashers);
+  for (std::uint64_t at = 0; at < tensor.byte_size; at += kReadBytes)
+    feed(reader.stored(at, std::min(kReadBytes, tensor.byte_size - at), piece), hashers);
 }
 
 }  // namespace
@@ -217,26 +217,15 @@ std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& typ
         feed_tensor(model, tensors[i], {&whole});
     }
   } else {
-    // The model hashes are one sequential stream: one thread walks it in file order while the
-    // others hash tensors independently (largest first would not help: the stream is the long pole).
-    std::exception_ptr model_error;
-    std::thread stream([&] {
-      try {
+    // The model hashes are one sequential stream: chunk 0 walks it in file order on one thread
+    // while the others hash tensors independently (largest first would not help: the stream is
+    // the long pole).
+    parallel_chunks(static_cast<unsigned>(threads), tensors.size() + 1, [&](unsigned, std::uint64_t c) {
+      if (c == 0)
         for (const TensorInfo& t : tensors) feed_tensor(model, t, {&whole});
-      } catch (...) {
-        model_error = std::current_exception();
-      }
+      else
+        hash_tensor(c - 1, nullptr);
     });
-    std::exception_ptr tensor_error;
-    try {
-      parallel_chunks(static_cast<unsigned>(threads - 1), tensors.size(),
-                      [&](unsigned, std::uint64_t i) { hash_tensor(i, nullptr); });
-    } catch (...) {
-      tensor_error = std::current_exception();
-    }
-    stream.join();
-    if (model_error) std::rethrow_exception(model_error);
-    if (tensor_error) std::rethrow_exception(tensor_error);
   }
 
   std::vector<HashLine> lines;

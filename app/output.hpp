@@ -13,12 +13,15 @@
 #include <cstdint>
 #include <string>
 
+#include "onnxq/stream/tensor_stream.hpp"
+
 namespace onnxq::cli {
 
 // Thrown when stdout's reader has gone away (EPIPE); main exits quietly.
 struct BrokenPipe {};
 
-class OutputSink {
+// The library's streaming decoder (onnxq/stream/tensor_stream.hpp) writes into it as a StreamSink.
+class OutputSink final : public StreamSink {
  public:
   // path "-" means stdout. Refuses stdout when it is a terminal (binary output),
   // unless allow_terminal is set (text output).
@@ -26,21 +29,21 @@ class OutputSink {
   OutputSink(OutputSink&& other) noexcept;
   OutputSink& operator=(OutputSink&&) = delete;
   OutputSink(const OutputSink&) = delete;
-  ~OutputSink();
+  ~OutputSink() override;
 
-  void write(const void* data, std::size_t size);
+  void write(const void* data, std::size_t size) override;
 
   // Positional writes, for several threads filling one stretch of a file at once (each pwrite
   // copies from a buffer still in its own core's cache). Only a regular file (the unnamed or
   // temporary file) supports them. write_at(offset, ...) writes `offset` bytes past the position
   // that write() reached, without moving it; advance(n) then moves it n bytes on, past the stretch.
-  bool positional() const { return kind_ == Kind::Unnamed || kind_ == Kind::NamedTemporary; }
-  void write_at(std::uint64_t offset, const void* data, std::size_t size);
-  void advance(std::uint64_t bytes);
+  bool positional() const override { return kind_ == Kind::Unnamed || kind_ == Kind::NamedTemporary; }
+  void write_at(std::uint64_t offset, const void* data, std::size_t size) override;
+  void advance(std::uint64_t bytes) override;
   // Allocates the next `bytes` of a regular output file before they are written, where the file
   // system can (fallocate); a no-op for stdout, devices and FIFOs. Reports a full disk or a
   // file-size limit here, before any decoding.
-  void reserve(std::uint64_t bytes);
+  void reserve(std::uint64_t bytes) override;
   // Names the finished file (replacing the target, if any). Stdout, devices, FIFOs: closes.
   // Fails, and names nothing, when a mapped input changed size while it was read.
   void commit();

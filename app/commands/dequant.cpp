@@ -17,6 +17,7 @@
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
 #include "partial_model.hpp"
@@ -149,8 +150,9 @@ void run_raw(const DequantOptions& o, const FormatChoice& fc) {
     bytes = mapped->bytes();
   }
   const BlockFormat& format = check_dequantize_packed(attrs, bytes.size());
+  const PackedBytes packed(format, bytes);
   write_one(o.output.empty() ? "-" : o.output,
-            DecodedStream{&format, bytes, attrs.shape, attrs.output_dtype, fc.npy, o.threads},
+            DecodedStream{&packed, attrs.shape, attrs.output_dtype, fc.npy, o.threads},
             o.raw_input == "-" ? "standard input" : o.raw_input);
 }
 
@@ -203,6 +205,8 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   }
   if (!dir.empty()) check_file_names_distinct(dir, file_names, tensor_names);
 
+  std::vector<TensorReader> readers;
+  for (const TensorInfo* t : chosen) readers.emplace_back(model, *t);
   std::vector<std::pair<std::string, DecodedStream>> jobs;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const TensorInfo* t = chosen[i];
@@ -211,10 +215,7 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
       invalid_argument("tensor '" + escape_for_terminal(t->name) + "' of type " + std::string(t->format->gguf_name) +
                        " cannot be written as " + std::string(dtype_info(out).short_name));
     const std::string target = single_target.empty() ? (fs::path(dir) / file_names[i]).string() : single_target;
-    DecodedStream stream{t->format, {}, t->onnx_shape(), out, fc.npy, o.threads};
-    stream.model = &model;
-    stream.tensor = t;
-    jobs.emplace_back(target, stream);
+    jobs.emplace_back(target, DecodedStream{&readers[i], t->onnx_shape(), out, fc.npy, o.threads});
   }
   std::uint64_t total = 0;
   for (const TensorInfo* t : chosen) total += t->byte_size;

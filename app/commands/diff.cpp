@@ -14,7 +14,7 @@
 #include "metadata_format.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/decode/isa.hpp"
-#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/stats/value_stats.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
@@ -51,11 +51,12 @@ bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const Ggu
   if (ta.byte_size != tb.byte_size) return false;
   const std::uint64_t blocks = ta.byte_size / ta.format->block_bytes;
   const std::uint64_t step = std::max<std::uint64_t>(1, (256u << 10) / ta.format->block_bytes);
+  const TensorReader ra(a, ta), rb(b, tb);
   std::vector<std::byte> scratch_a, scratch_b;
   for (std::uint64_t first = 0; first < blocks; first += step) {
     const std::uint64_t n = std::min(step, blocks - first);
-    const auto x = little_endian_tensor_blocks(a, ta, first, n, scratch_a);
-    const auto y = little_endian_tensor_blocks(b, tb, first, n, scratch_b);
+    const auto x = ra.blocks(first, n, scratch_a);
+    const auto y = rb.blocks(first, n, scratch_b);
     const bool same = std::memcmp(x.data(), y.data(), x.size()) == 0;
     throw_if_mapped_file_changed();
     if (!same) return false;
@@ -103,12 +104,7 @@ void run_diff(const DiffOptions& opts) {
         continue;
       }
       progress.set_label(std::string(p.a->name));
-      std::vector<std::byte> fetched_a, fetched_b;  // remote tensors, read whole
-      const PackedBytes bytes_a{*p.a->format, a.tensor_bytes(*p.a, 0, p.a->byte_size, fetched_a),
-                                tensor_data_is_big_endian(a, *p.a)};
-      const PackedBytes bytes_b{*p.b->format, b.tensor_bytes(*p.b, 0, p.b->byte_size, fetched_b),
-                                tensor_data_is_big_endian(b, *p.b)};
-      p.diff = compare_tensors(bytes_a, bytes_b, p.a->element_count, opts.threads,
+      p.diff = compare_tensors(TensorReader(a, *p.a), TensorReader(b, *p.b), p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
       throw_if_mapped_file_changed();
       spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);

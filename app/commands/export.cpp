@@ -17,6 +17,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "safetensors_header.hpp"
@@ -34,8 +35,6 @@ struct ExportOptions {
   std::string max_shard_size;
   int threads = 0;
 };
-
-// Decoded bytes per write: big enough for the decoder's threads, small enough to stay bounded.
 
 struct PlannedTensor {
   const TensorInfo* info;
@@ -85,11 +84,8 @@ std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedT
 void write_tensor(const GgufFile& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   progress.set_label(std::string(t.info->name));
-  DecodedStream stream{t.info->format, {}, t.info->onnx_shape(), t.dtype, false, threads};
-  stream.progress = &progress;
-  stream.model = &model;
-  stream.tensor = t.info;
-  write_decoded(sink, stream);
+  const TensorReader reader(model, *t.info);
+  write_decoded(sink, DecodedStream{&reader, t.info->onnx_shape(), t.dtype, false, threads, &progress});
   spdlog::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
                 safetensors_dtype(t.dtype), t.bytes,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

@@ -13,7 +13,7 @@
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/isa.hpp"
-#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/stats/value_stats.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
@@ -55,11 +55,8 @@ void run_stats(const StatsOptions& opts) {
     for (const TensorInfo* t : tensors) {
       progress.set_label(std::string(t->name));
       const auto start = std::chrono::steady_clock::now();
-      std::vector<std::byte> fetched;  // a remote tensor, read whole
-      const PackedBytes packed{*t->format, model.tensor_bytes(*t, 0, t->byte_size, fetched),
-                               tensor_data_is_big_endian(model, *t)};
-      results.push_back(
-          compute_tensor_stats(packed, t->element_count, threads, [&](std::uint64_t bytes) { progress.add(bytes); }));
+      results.push_back(compute_tensor_stats(TensorReader(model, *t), t->element_count, threads,
+                                             [&](std::uint64_t bytes) { progress.add(bytes); }));
       throw_if_mapped_file_changed();
       spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

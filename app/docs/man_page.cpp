@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "exit_codes.hpp"
+#include "onnxq/core/parallel.hpp"
 
 namespace onnxq::cli::docs {
 namespace {
@@ -176,7 +177,11 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
          "naming a path the CPU lacks is an error (exit "
       << kExitInvalidInput << "). \\fB\\-vv\\fR logs the choice.\n"
       << ".TP\n.B OMP_NUM_THREADS\nThe number of worker threads when a command's \\fB\\-\\-threads\\fR is 0 (the "
-         "default); otherwise one per CPU this process may run on. A decode into a file or pipe adds threads "
+         "default), when it is a positive number; otherwise one per CPU this process may run on. "
+         "\\fBOMP_NUM_THREADS=\\fR\\fIN\\fR and \\fB\\-\\-threads\\fR \\fIN\\fR mean the same, and either is capped at "
+      << kMaxThreads
+      << " threads. The library's parallel loops are OpenMP loops, so the OpenMP runtime reads the variable too "
+         "(and warns about a value it cannot read). A decode into a file or pipe adds threads "
          "only where the first chunks show they pay off and other threads do not already keep every CPU busy "
          "(\\fB\\-vv\\fR logs the choice). Results never "
          "depend on the thread count.\n"

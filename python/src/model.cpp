@@ -15,8 +15,9 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/file.hpp"
-#include "onnxq/gguf/tensor_decode.hpp"
+#include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/remote/remote_file.hpp"
+#include "onnxq/stream/tensor_stream.hpp"
 
 namespace onnxq::python {
 namespace {
@@ -133,11 +134,11 @@ py::array decode(const TensorHandle& t, const py::object& dtype, const py::objec
   const int n = threads_arg(threads);
   check_numpy_can_hold(t, info.onnx_shape(), dtype_info(out).bits / 8);
   py::array result = empty_array(out, info.onnx_shape());
-  void* dst = result.mutable_data();
-  const std::uint64_t blocks = info.byte_size / info.format->block_bytes;
+  const std::span<std::byte> dst(static_cast<std::byte*>(result.mutable_data()),
+                                 static_cast<std::size_t>(result.nbytes()));
   {
     py::gil_scoped_release release;
-    decode_tensor_blocks(*file, info, 0, blocks, out, dst, n);
+    decode_into(TensorReader(*file, info), out, dst, StreamOptions{n, {}});
   }
   return result;
 }
@@ -159,19 +160,21 @@ py::array raw(const TensorHandle& t) {
   const std::vector<py::ssize_t> dims = raw_dims(info);
   check_numpy_can_hold(t, Shape(dims.begin(), dims.end()), 1);
   if (info.byte_size == 0) return py::array(u8, dims);
-  if (file->is_remote(info)) {  // read into memory the array owns
-    auto* storage = new std::vector<std::byte>;
-    py::capsule base(storage, [](void* p) { delete static_cast<std::vector<std::byte>*>(p); });
-    std::span<const std::byte> bytes;
-    {
-      py::gil_scoped_release release;
-      bytes = file->tensor_bytes(info, 0, info.byte_size, *storage);
-    }
-    return py::array(u8, dims, bytes.data(), base);
+  // A view of the mapping where the reader gives one, else the bytes it read, owned by the array.
+  const TensorReader reader(*file, info);
+  auto storage = std::make_unique<std::vector<std::byte>>();
+  std::span<const std::byte> bytes;
+  {
+    py::gil_scoped_release release;
+    bytes = reader.stored(0, info.byte_size, *storage);
   }
-  // A view of the mapping: the base holds the mapping, not the Model, so close() cannot free it.
-  const std::span<const std::byte> bytes = file->tensor_bytes(info);
-  auto* keep = new std::shared_ptr<const void>(file->keep_alive(info));
+  if (bytes.data() == storage->data()) {
+    auto* owned = storage.release();
+    py::capsule base(owned, [](void* p) { delete static_cast<std::vector<std::byte>*>(p); });
+    return py::array(u8, dims, owned->data(), base);
+  }
+  // The base holds the mapping, not the Model, so close() cannot free it.
+  auto* keep = new std::shared_ptr<const void>(reader.keep_alive());
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
   py::array view(u8, dims, bytes.data(), base);
   view.attr("setflags")("write"_a = false);  // the mapping is read-only

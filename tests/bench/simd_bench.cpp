@@ -80,7 +80,7 @@ double fill_rate(std::byte* dst, std::size_t bytes, int threads, bool non_tempor
   double best = 1e30, total = 0;
   for (int reps = 0; total < 0.05 || reps < 5; ++reps) {
     const auto t0 = Clock::now();
-    // On the decoders' own worker pool: the same wake-ups, so only the stores differ.
+    // On the library's OpenMP loop: the same wake-ups, so only the stores differ.
     const std::size_t n = static_cast<std::size_t>(threads);
     parallel_chunks(static_cast<unsigned>(threads), n, [&](unsigned, std::uint64_t t) {
       const std::size_t part = (bytes / n + 63) / 64 * 64, begin = std::min(bytes, t * part);

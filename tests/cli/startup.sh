@@ -9,7 +9,7 @@ check "onnxq does not load libprotobuf" lacks libprotobuf "$ONNXQ"
 check "nor libonnx_proto" lacks libonnx "$ONNXQ"
 check "nor spdlog or fmt (header-only)" bash -c "$(declare -f lacks); WORK=$WORK; lacks libspdlog '$ONNXQ' && lacks libfmt '$ONNXQ'"
 check "nor libcurl (loaded when a remote file is opened)" lacks libcurl "$ONNXQ"
-check "nor an OpenMP runtime (the library's own worker pool)" bash -c "$(declare -f lacks); WORK=$WORK; lacks libgomp '$ONNXQ' && lacks libomp '$ONNXQ'"
+check "nor a shared OpenMP runtime (GCC builds link libgomp.a)" bash -c "$(declare -f lacks); WORK=$WORK; lacks libgomp '$ONNXQ' && lacks libomp '$ONNXQ'"
 check "local commands never load it" bash -c "LD_DEBUG=libs '$ONNXQ' info '$TESTDATA/zoo.gguf' 2>&1 >/dev/null | grep -c 'libcurl' | grep -qx 0"
 helper=$(dirname "$ONNXQ")/onnxq-onnx
 check "onnxq-onnx is built beside onnxq" test -x "$helper"

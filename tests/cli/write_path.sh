@@ -1,11 +1,11 @@
-# The streamed write path (app/decoded_stream.cpp) on tensors of many 1 MiB chunks: every thread
+# The streamed write path (lib/src/stream/tensor_stream.cpp) on tensors of many chunks (65536 values each): every thread
 # count, a file (positional writes from every thread), a pipe (one ordered writer) and export give
 # the same bytes, and those are ggml's values (the q4_0/q6_k block samples, tiled).
 source "$(dirname "$0")/common.bash"
 cd "$WORK"
 blocks=$TESTDATA/gguf/blocks
-# Two tensors: q4_0 [70, 4096] (1.1 MiB of float32: 2 chunks, the last one partial) and
-# q6_k [777, 2048] (6.1 MiB: 7 chunks), plus their expected float32 values; and in long.gguf one
+# Two tensors: q4_0 [70, 4096] (1.1 MiB of float32: 5 chunks, the last one partial) and
+# q6_k [777, 2048] (6.1 MiB: 25 chunks), plus their expected float32 values; and in long.gguf one
 # q4_0 [2304, 4096] (36 MiB: long enough for the default to add threads).
 "$PYTHON" - "$blocks" <<'PY'
 import struct, sys
@@ -91,12 +91,12 @@ check "the limit leaves no file" bash -c "[ ! -e replace/limited.npy ] && ! comp
 check "raw output equals the .npy data" bash -c "'$ONNXQ' dequant big.gguf --tensor q6_k --format raw --threads 2 -o q6.raw &&
   tail -c \$(stat -c %s q6.raw) q6_k.1.npy | cmp -s - q6.raw"
 
-# Default threads: a short tensor (fewer than 32 chunks left after the two probe chunks) is written
+# Default threads: a short tensor (less than 32 MiB of output left after the two probe chunks) is written
 # from one thread; on a busy machine (a busy loop on every CPU, children stopped by their own PIDs)
 # more threads would only wait for a CPU, so a long tensor is too; an explicit --threads 2 still
 # uses two. The -vv log says which, and the bytes are the same.
 check "a short tensor: the default decodes with one thread" bash -c \
-  "'$ONNXQ' dequant big.gguf --tensor q6_k -o short.npy -vv 2>&1 | grep -qE 'write: .*; 5 chunks left; .*; one thread'"
+  "'$ONNXQ' dequant big.gguf --tensor q6_k -o short.npy -vv 2>&1 | grep -qE 'write: .*; 23 chunks left; .*; one thread'"
 "$ONNXQ" dequant long.gguf --tensor t --threads 1 -o long.1.npy
 busy=()
 trap 'kill "${busy[@]}" 2>/dev/null || true; rm -rf "$WORK"' EXIT

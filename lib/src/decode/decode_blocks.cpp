@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "decode/dispatch.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "reference/output_convert.hpp"
@@ -81,8 +83,8 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
                                out + begin * block_out_bytes);
   };
 
-  // Threads take runs of whole blocks worth >= 256 KiB of output: scheduling stays negligible.
-  const std::size_t chunk = std::max<std::size_t>(1, (256u << 10) / block_out_bytes);
+  // Threads take the library's chunks of whole blocks.
+  const std::size_t chunk = std::max<std::size_t>(1, kChunkElements / format.block_elements);
   const std::size_t chunks = (block_count + chunk - 1) / chunk;
   if (chunks <= 1 || resolve_threads(threads) <= 1) {
     run(0, block_count);
@@ -91,6 +93,37 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
   parallel_chunks(resolve_threads(threads), chunks, [&](unsigned, std::uint64_t c) {
     const std::size_t begin = c * chunk;
     run(begin, std::min<std::size_t>(chunk, block_count - begin));
+  });
+}
+
+void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint64_t block_count, DType out_dtype,
+                   void* dst, int threads) {
+  const BlockFormat& format = src.format();
+  const auto end = checked_add(first_block, block_count);
+  if (!end || *end > src.block_count())
+    invalid_argument("blocks [" + std::to_string(first_block) + ", +" + std::to_string(block_count) + ") of " +
+                     std::string(format.gguf_name) + " lie outside the source's " + std::to_string(src.block_count()) +
+                     " blocks");
+  if (!can_decode_to(format, out_dtype) || block_count == 0) {  // nothing to read: the span form checks the rest
+    decode_blocks(format, {}, 0, 0, out_dtype, dst, 1);
+    return;
+  }
+  if (const auto bytes = src.view()) {  // one call: its kernel is chosen for the whole output
+    decode_blocks(format, *bytes, first_block, block_count, out_dtype, dst, threads);
+    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
+    return;
+  }
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, kChunkElements / format.block_elements);
+  const std::uint64_t chunks = (block_count + chunk - 1) / chunk;
+  const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);
+  const unsigned team = static_cast<unsigned>(std::min<std::uint64_t>(chunks, resolve_threads(threads)));
+  std::vector<std::vector<std::byte>> scratch(team);  // per thread
+  parallel_chunks(team, chunks, [&](unsigned worker, std::uint64_t c) {
+    const std::uint64_t at = c * chunk;
+    const std::uint64_t n = std::min(chunk, block_count - at);
+    const auto bytes = src.blocks(first_block + at, n, scratch[worker]);
+    decode_blocks(format, bytes, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
+    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/formats/block_source.hpp"
 
 namespace onnxq {
 namespace {
@@ -51,6 +52,16 @@ std::span<const std::byte> little_endian_blocks(const BlockFormat& format, std::
   scratch.assign(range.begin(), range.end());
   swap_byte_order(format, scratch);
   return scratch;
+}
+
+std::span<const std::byte> PackedBytes::blocks(std::uint64_t first, std::uint64_t count,
+                                               std::vector<std::byte>& scratch) const {
+  return little_endian_blocks(*format_, bytes_, big_endian_, first, count, scratch);
+}
+
+std::optional<std::span<const std::byte>> PackedBytes::view() const {
+  if (big_endian_ && has_byte_order(*format_)) return std::nullopt;
+  return bytes_.first(static_cast<std::size_t>(block_count() * format_->block_bytes));
 }
 
 }  // namespace onnxq

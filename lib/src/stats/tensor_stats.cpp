@@ -9,7 +9,6 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/formats/byte_order.hpp"
 #include "onnxq/stats/value_stats.hpp"
 
 namespace onnxq {
@@ -21,19 +20,28 @@ struct ChunkPlan {
   std::uint64_t chunks;
 };
 
-ChunkPlan plan_chunks(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count) {
+ChunkPlan plan_chunks(const BlockSource& src, std::uint64_t element_count) {
+  const BlockFormat& format = src.format();
   if (element_count % format.block_elements != 0)
     invalid_argument(std::to_string(element_count) + " elements are not a whole number of " +
                      std::string(format.gguf_name) + " blocks of " + std::to_string(format.block_elements));
   ChunkPlan plan;
   plan.total_blocks = element_count / format.block_elements;
-  if (plan.total_blocks * format.block_bytes != src.size())
+  if (plan.total_blocks != src.block_count())
     invalid_argument(std::string(format.gguf_name) + " tensor of " + std::to_string(element_count) +
                      " elements needs " + std::to_string(plan.total_blocks * format.block_bytes) + " bytes, got " +
-                     std::to_string(src.size()));
+                     std::to_string(src.block_count() * format.block_bytes));
   plan.chunk_blocks = std::max<std::uint64_t>(1, kStatsChunkElements / format.block_elements);
   plan.chunks = (plan.total_blocks + plan.chunk_blocks - 1) / plan.chunk_blocks;
   return plan;
+}
+
+// Packed bytes in memory, which must be whole blocks.
+PackedBytes whole_blocks(const BlockFormat& format, std::span<const std::byte> bytes) {
+  if (bytes.size() % format.block_bytes != 0)
+    invalid_argument(std::to_string(bytes.size()) + " bytes are not a whole number of " +
+                     std::string(format.gguf_name) + " blocks of " + std::to_string(format.block_bytes) + " bytes");
+  return PackedBytes(format, bytes);
 }
 
 // No more threads than chunks: a one-chunk tensor runs on the calling thread alone.
@@ -43,16 +51,16 @@ unsigned thread_count(int threads, std::uint64_t chunks) {
 
 }  // namespace
 
-TensorStats compute_tensor_stats(const PackedBytes& packed, std::uint64_t element_count, int threads,
+TensorStats compute_tensor_stats(const BlockSource& packed, std::uint64_t element_count, int threads,
                                  const std::function<void(std::uint64_t)>& on_chunk) {
-  const BlockFormat& format = packed.format;
-  const ChunkPlan plan = plan_chunks(format, packed.bytes, element_count);
+  const BlockFormat& format = packed.format();
+  const ChunkPlan plan = plan_chunks(packed, element_count);
   std::vector<ValueStats> partial(plan.chunks);
   std::vector<ScaleCounts> scales(plan.chunks);
   const unsigned team = thread_count(threads, plan.chunks);
   struct Scratch {
     std::vector<float> values;
-    std::vector<std::byte> swapped;  // big-endian input only
+    std::vector<std::byte> read;  // input that is not a view
   };
   std::vector<Scratch> scratch(team);
   parallel_chunks(team, plan.chunks, [&](unsigned worker, std::uint64_t c) {
@@ -60,7 +68,7 @@ TensorStats compute_tensor_stats(const PackedBytes& packed, std::uint64_t elemen
     own.values.resize(plan.chunk_blocks * format.block_elements);
     const std::uint64_t first = c * plan.chunk_blocks;
     const std::uint64_t n = std::min(plan.chunk_blocks, plan.total_blocks - first);
-    const auto src = little_endian_blocks(format, packed.bytes, packed.big_endian, first, n, own.swapped);
+    const auto src = packed.blocks(first, n, own.read);
     decode_blocks(format, src, 0, n, DType::Float, own.values.data(), 1);
     partial[c].add({own.values.data(), n * format.block_elements});
     scales[c] = count_block_scales(format, src, 0, n);
@@ -75,19 +83,19 @@ TensorStats compute_tensor_stats(const PackedBytes& packed, std::uint64_t elemen
   return result;
 }
 
-DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std::uint64_t element_count, int threads,
+DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std::uint64_t element_count, int threads,
                                 const std::function<void(std::uint64_t)>& on_chunk) {
-  const BlockFormat& format_a = a.format;
-  const BlockFormat& format_b = b.format;
-  plan_chunks(format_a, a.bytes, element_count);  // validates the sizes
-  plan_chunks(format_b, b.bytes, element_count);
+  const BlockFormat& format_a = a.format();
+  const BlockFormat& format_b = b.format();
+  plan_chunks(a, element_count);  // validates the sizes
+  plan_chunks(b, element_count);
   const std::uint64_t chunk = kStatsChunkElements;  // a multiple of both block sizes
   const std::uint64_t chunks = (element_count + chunk - 1) / chunk;
   std::vector<DifferenceStats> partial(chunks);
   const unsigned team = thread_count(threads, chunks);
   struct Scratch {
     std::vector<float> xa, xb;
-    std::vector<std::byte> swapped_a, swapped_b;  // big-endian input only
+    std::vector<std::byte> read_a, read_b;  // input that is not a view
   };
   std::vector<Scratch> scratch(team);
   parallel_chunks(team, chunks, [&](unsigned worker, std::uint64_t c) {
@@ -99,10 +107,8 @@ DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std:
     const std::uint64_t first = c * chunk;
     const std::uint64_t n = std::min(chunk, element_count - first);
     const std::uint64_t na = n / format_a.block_elements, nb = n / format_b.block_elements;
-    const auto src_a =
-        little_endian_blocks(format_a, a.bytes, a.big_endian, first / format_a.block_elements, na, own.swapped_a);
-    const auto src_b =
-        little_endian_blocks(format_b, b.bytes, b.big_endian, first / format_b.block_elements, nb, own.swapped_b);
+    const auto src_a = a.blocks(first / format_a.block_elements, na, own.read_a);
+    const auto src_b = b.blocks(first / format_b.block_elements, nb, own.read_b);
     decode_blocks(format_a, src_a, 0, na, DType::Float, xa.data(), 1);
     decode_blocks(format_b, src_b, 0, nb, DType::Float, xb.data(), 1);
     DifferenceStats& d = partial[c];
@@ -130,6 +136,17 @@ DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std:
     result.sum_sq += d.sum_sq;
   }
   return result;
+}
+
+TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
+                                 int threads, const std::function<void(std::uint64_t)>& on_chunk) {
+  return compute_tensor_stats(whole_blocks(format, src), element_count, threads, on_chunk);
+}
+
+DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
+                                std::span<const std::byte> b, std::uint64_t element_count, int threads,
+                                const std::function<void(std::uint64_t)>& on_chunk) {
+  return compare_tensors(whole_blocks(format_a, a), whole_blocks(format_b, b), element_count, threads, on_chunk);
 }
 
 }  // namespace onnxq

@@ -1,4 +1,4 @@
-// The library's worker pool (onnxq/core/parallel.hpp): every chunk runs exactly once, worker
+// The library's parallel loops (onnxq/core/parallel.hpp, OpenMP): every chunk runs exactly once, worker
 // numbers index per-thread scratch, the first exception comes back, and nested or concurrent
 // calls neither deadlock nor lose chunks.
 #include "onnxq/core/parallel.hpp"
@@ -91,8 +91,51 @@ TEST(ParallelChunks, NestedAndConcurrentCallsComplete) {
   EXPECT_EQ(total.load(), 4 * 50 * 9);
 }
 
+TEST(ParallelChunksOrdered, InOrderRunsInChunkOrderWhileBodiesRunOnSeveralThreads) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    std::vector<std::uint64_t> order;
+    std::vector<std::atomic<int>> bodies(300);
+    std::set<std::thread::id> ids;
+    std::mutex mutex;
+    parallel_chunks_ordered(
+        threads, 300,
+        [&](unsigned, std::uint64_t c) {
+          ++bodies[c];
+          std::lock_guard lock(mutex);
+          ids.insert(std::this_thread::get_id());
+        },
+        [&](unsigned, std::uint64_t c) {
+          ASSERT_EQ(bodies[c].load(), 1) << "in_order after its body";
+          order.push_back(c);  // in_order calls never overlap
+          std::this_thread::sleep_for(std::chrono::microseconds(20));
+        });
+    ASSERT_EQ(order.size(), 300u);
+    for (std::uint64_t c = 0; c < 300; ++c) ASSERT_EQ(order[c], c) << threads;
+    if (threads > 1) {
+      EXPECT_GT(ids.size(), 1u) << "while one chunk waits for its turn, others decode";
+    }
+  }
+}
+
+TEST(ParallelChunksOrdered, TheFirstExceptionComesBack) {
+  std::atomic<int> written{0};
+  EXPECT_THROW(parallel_chunks_ordered(
+                   2, 20000,
+                   [&](unsigned, std::uint64_t c) {
+                     if (c == 5) throw std::runtime_error("chunk 5");
+                   },
+                   [&](unsigned, std::uint64_t) {
+                     ++written;
+                     std::this_thread::sleep_for(std::chrono::microseconds(50));
+                   }),
+               std::runtime_error);
+  EXPECT_LE(written.load(), 10);
+}
+
 TEST(ParallelChunks, ResolveThreads) {
   EXPECT_EQ(resolve_threads(3), 3u);
+  EXPECT_EQ(resolve_threads(100000), kMaxThreads) << "--threads is capped";
+  EXPECT_LE(default_thread_count(), kMaxThreads);
   EXPECT_EQ(resolve_threads(0), default_thread_count());
   EXPECT_EQ(resolve_threads(-1), default_thread_count());
   EXPECT_GE(default_thread_count(), 1u);

@@ -7,6 +7,8 @@
 #include <functional>
 #include <span>
 
+#include "onnxq/core/parallel.hpp"
+#include "onnxq/formats/block_source.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/stats/block_scales.hpp"
 
@@ -37,27 +39,18 @@ struct TensorStats {
   std::uint64_t blocks = 0;
 };
 
-// Elements per chunk: a multiple of every block size, fixed so results do not depend on threads.
-inline constexpr std::uint64_t kStatsChunkElements = std::uint64_t{1} << 16;
+// Elements per chunk: the library's chunk (onnxq/core/parallel.hpp), fixed so results do not
+// depend on threads.
+inline constexpr std::uint64_t kStatsChunkElements = kChunkElements;
 
-// A tensor's packed bytes. `big_endian`: its multi-byte numbers are stored big-endian
-// (onnxq/formats/byte_order.hpp); each chunk is then byte-swapped into a scratch buffer.
-struct PackedBytes {
-  const BlockFormat& format;
-  std::span<const std::byte> bytes;
-  bool big_endian = false;
-};
-
-// Decodes `src` (a tensor's packed bytes, element_count values) to float32 in chunks and
-// summarizes it, never holding more than one chunk per thread. threads == 0: all cores.
-// `on_chunk(bytes)` is called after each chunk with its input bytes, from any thread.
-TensorStats compute_tensor_stats(const PackedBytes& src, std::uint64_t element_count, int threads = 0,
+// Decodes `src` (element_count values) to float32 in chunks and summarizes it, never holding
+// more than one chunk per thread. threads == 0: all cores. `on_chunk(bytes)` is called after
+// each chunk with its input bytes, from any thread.
+TensorStats compute_tensor_stats(const BlockSource& src, std::uint64_t element_count, int threads = 0,
                                  const std::function<void(std::uint64_t)>& on_chunk = {});
-inline TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src,
-                                        std::uint64_t element_count, int threads = 0,
-                                        const std::function<void(std::uint64_t)>& on_chunk = {}) {
-  return compute_tensor_stats(PackedBytes{format, src}, element_count, threads, on_chunk);
-}
+// The same over packed little-endian bytes in memory, which must hold exactly element_count values.
+TensorStats compute_tensor_stats(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t element_count,
+                                 int threads = 0, const std::function<void(std::uint64_t)>& on_chunk = {});
 
 // Differences between two decodings of the same number of values (float32).
 struct DifferenceStats {
@@ -69,13 +62,10 @@ struct DifferenceStats {
   double rms() const;
 };
 
-DifferenceStats compare_tensors(const PackedBytes& a, const PackedBytes& b, std::uint64_t element_count,
+DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std::uint64_t element_count,
                                 int threads = 0, const std::function<void(std::uint64_t)>& on_chunk = {});
-inline DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a,
-                                       const BlockFormat& format_b, std::span<const std::byte> b,
-                                       std::uint64_t element_count, int threads = 0,
-                                       const std::function<void(std::uint64_t)>& on_chunk = {}) {
-  return compare_tensors(PackedBytes{format_a, a}, PackedBytes{format_b, b}, element_count, threads, on_chunk);
-}
+DifferenceStats compare_tensors(const BlockFormat& format_a, std::span<const std::byte> a, const BlockFormat& format_b,
+                                std::span<const std::byte> b, std::uint64_t element_count, int threads = 0,
+                                const std::function<void(std::uint64_t)>& on_chunk = {});
 
 }  // namespace onnxq

@@ -1,0 +1,64 @@
+// The one reader of a GGUF tensor's bytes, for any model: mapped or remote, one file or a
+// split, either byte order. It hands out little-endian blocks (for decoding) or the stored
+// bytes (for hashing): a view of the mapping where it can be one, a filled scratch buffer where
+// it must (a remote file's bytes, read; big-endian numbers, swapped).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "onnxq/core/mapping_guard.hpp"
+#include "onnxq/formats/block_source.hpp"
+#include "onnxq/gguf/file.hpp"
+
+namespace onnxq {
+
+// True when the tensor's stored numbers are big-endian: a big-endian file, and a type with
+// multi-byte numbers (plain F16, F32, I32 ..., or block fields such as the binary16 scales;
+// see onnxq/formats/byte_order.hpp for the rule). mxfp4 and nvfp4 blocks never are.
+bool tensor_data_is_big_endian(const GgufFile& model, const TensorInfo& tensor);
+
+class TensorReader final : public BlockSource {
+ public:
+  // Both must outlive the reader.
+  TensorReader(const GgufFile& model, const TensorInfo& tensor);
+
+  const TensorInfo& tensor() const { return *tensor_; }
+  const BlockFormat& format() const override { return *tensor_->format; }
+  std::uint64_t block_count() const override { return tensor_->byte_size / tensor_->format->block_bytes; }
+
+  // See BlockSource::blocks. Throws Error(InvalidArgument) outside the tensor, Error(Io) when a
+  // remote read fails.
+  std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
+                                    std::vector<std::byte>& scratch) const override;
+  // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes): a view of
+  // the mapping, or `scratch` filled from a remote file.
+  std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch) const;
+  // The tensor's mapped bytes when they are little-endian; nullopt for a remote or big-endian one.
+  std::optional<std::span<const std::byte>> view() const override;
+
+  // blocks() / stored() handed to `use`, then the mapping guard's check (the view was read).
+  template <class Use>
+  void read_blocks(std::uint64_t first, std::uint64_t count, std::vector<std::byte>& scratch, Use&& use) const {
+    use(blocks(first, count, scratch));
+    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
+  }
+  template <class Use>
+  void read_stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch, Use&& use) const {
+    use(stored(offset, length, scratch));
+    throw_if_mapped_file_changed();
+  }
+
+  // Keeps alive the memory behind a view (the shard's mapping, or a remote file's header).
+  std::shared_ptr<const void> keep_alive() const { return model_->keep_alive(*tensor_); }
+
+ private:
+  const GgufFile* model_;
+  const TensorInfo* tensor_;
+  bool big_endian_;
+};
+
+}  // namespace onnxq

@@ -1,0 +1,250 @@
+#include "onnxq/stream/tensor_stream.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "onnxq/core/checked.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/mapping_guard.hpp"
+#include "onnxq/core/parallel.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+
+namespace onnxq {
+
+void StreamSink::write_at(std::uint64_t, const void*, std::size_t) {
+  fail(ErrorKind::Unsupported, "internal: this output takes no positional writes");
+}
+void StreamSink::advance(std::uint64_t) {
+  fail(ErrorKind::Unsupported, "internal: this output takes no positional writes");
+}
+
+namespace {
+
+// More decoders than this cannot outrun write(); the cap also bounds the buffers (one each).
+constexpr unsigned kMaxDecoders = 8;
+// Chunks written by the calling thread alone, timed, before more threads may join: the first
+// faults its buffer in, the second's times decide.
+constexpr std::uint64_t kProbeChunks = 2;
+// More threads join when a chunk's decoding takes at least this share of its write time,
+constexpr double kThreadsPayOff = 0.05;
+// and when at least this much output is left after the probe: handing chunks between threads
+// has a cost that only a long tensor's hidden decoding repays (measured on tmpfs, 2 threads
+// against one, 40 interleaved runs: 4-7 % slower at 4-16 MiB of output, 1-3 % faster at 64).
+constexpr std::uint64_t kMinParallelBytes = std::uint64_t{32} << 20;
+
+// Other threads ready to run on this machine right now: the kernel's count of runnable threads
+// (the fourth field of /proc/loadavg, "running/total"), less this one; 0 when unknown.
+unsigned other_runnable_threads() {
+  std::ifstream in("/proc/loadavg");
+  double load[3];
+  unsigned running = 0;
+  char slash = 0;
+  if (!(in >> load[0] >> load[1] >> load[2] >> running >> slash) || slash != '/' || running == 0) return 0;
+  return running - 1;
+}
+
+struct Chunking {
+  std::uint64_t blocks;      // in the source
+  std::size_t block_out;     // output bytes per block
+  std::size_t chunk_blocks;  // blocks per chunk
+  std::uint64_t chunks;
+};
+
+Chunking chunking(const BlockSource& source, DType dtype) {
+  const BlockFormat& format = source.format();
+  Chunking c{};
+  c.blocks = source.block_count();
+  c.block_out = std::size_t{format.block_elements} * (dtype_info(dtype).bits / 8);
+  c.chunk_blocks = std::max<std::uint64_t>(1, kChunkElements / format.block_elements);
+  c.chunks = (c.blocks + c.chunk_blocks - 1) / c.chunk_blocks;
+  return c;
+}
+
+// A chunk buffer: never zeroed (the decoder overwrites it), uint64 storage aligned for every
+// type, and the scratch its source reads into when it hands out no view.
+struct ChunkBuffer {
+  std::unique_ptr<std::uint64_t[]> out;
+  std::size_t size = 0;
+  std::vector<std::byte> scratch;
+};
+
+// One chunk buffer per thread, kept for the whole process: a command that writes many tensors
+// (export, dequant --all) faults each buffer's pages in once, not once per tensor.
+ChunkBuffer& thread_buffer(unsigned index, std::size_t bytes) {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<ChunkBuffer>> buffers;
+  std::lock_guard lock(mutex);
+  if (buffers.size() <= index) buffers.resize(index + 1);
+  if (!buffers[index]) buffers[index] = std::make_unique<ChunkBuffer>();
+  ChunkBuffer& b = *buffers[index];
+  if (b.size < bytes) {
+    b.out.reset(new std::uint64_t[(bytes + 7) / 8]);
+    b.size = bytes;
+  }
+  return b;
+}
+
+class Stream {
+ public:
+  Stream(StreamSink& sink, const BlockSource& source, DType dtype, const StreamOptions& options)
+      : sink_(sink), source_(source), dtype_(dtype), options_(options), c_(chunking(source, dtype)) {}
+
+  StreamPlan run();
+
+ private:
+  // Decodes chunk `index` into `buffer` with one thread; returns its output bytes.
+  std::size_t decode_chunk(std::uint64_t index, ChunkBuffer& buffer) const {
+    const std::uint64_t first = index * c_.chunk_blocks;
+    const std::uint64_t n = std::min<std::uint64_t>(c_.chunk_blocks, c_.blocks - first);
+    decode_blocks(source_.format(), source_.blocks(first, n, buffer.scratch), 0, n, dtype_, buffer.out.get(), 1);
+    throw_if_mapped_file_changed();  // the input shrank: the chunk holds zeros read past its end
+    return n * c_.block_out;
+  }
+  void progress(std::size_t out_bytes) const {
+    if (options_.on_progress) options_.on_progress(out_bytes / c_.block_out * source_.format().block_bytes);
+  }
+  std::size_t chunk_bytes() const { return c_.chunk_blocks * c_.block_out; }
+
+  struct ChunkTimes {
+    std::chrono::steady_clock::duration decode{}, write{};
+  };
+  ChunkTimes write_serial(std::uint64_t first, std::uint64_t end);
+  void write_positional(std::uint64_t first, unsigned threads);
+  void write_in_order(std::uint64_t first, unsigned threads);
+
+  StreamSink& sink_;
+  const BlockSource& source_;
+  DType dtype_;
+  const StreamOptions& options_;
+  Chunking c_;
+};
+
+// Chunks [first, end) on this thread; returns the times of the last one.
+Stream::ChunkTimes Stream::write_serial(std::uint64_t first, std::uint64_t end) {
+  using Clock = std::chrono::steady_clock;
+  ChunkBuffer& buffer = thread_buffer(0, chunk_bytes());
+  ChunkTimes last;
+  for (std::uint64_t i = first; i < end; ++i) {
+    const auto t0 = Clock::now();
+    const std::size_t bytes = decode_chunk(i, buffer);
+    const auto t1 = Clock::now();
+    sink_.write(buffer.out.get(), bytes);
+    last = {t1 - t0, Clock::now() - t1};
+    progress(bytes);
+  }
+  return last;
+}
+
+// A regular file: every thread takes the next chunk, decodes it into its own buffer and writes
+// it at its final offset. The kernel copies one write at a time into the file (the inode lock),
+// while the other threads decode theirs, so the copying never waits for decoding and each copy
+// reads a buffer that is still in its own core's cache. A thread that the scheduler holds up
+// delays only its current chunk: the others go on taking chunks.
+void Stream::write_positional(std::uint64_t first, unsigned threads) {
+  std::vector<ChunkBuffer*> buffers;
+  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&thread_buffer(k, chunk_bytes()));
+  parallel_chunks(threads, c_.chunks - first, [&](unsigned k, std::uint64_t n) {
+    const std::size_t bytes = decode_chunk(first + n, *buffers[k]);
+    sink_.write_at(n * chunk_bytes(), buffers[k]->out.get(), bytes);
+    progress(bytes);
+  });
+  sink_.advance((c_.blocks - first * c_.chunk_blocks) * c_.block_out);
+}
+
+// A pipe (or any sink written in order): every thread takes the next chunk and decodes it into
+// its own buffer, then waits for its turn to write it, so decoding overlaps write() while the
+// output keeps its order. A thread waiting for its turn sleeps.
+void Stream::write_in_order(std::uint64_t first, unsigned threads) {
+  std::vector<ChunkBuffer*> buffers;
+  std::vector<std::size_t> sizes(threads, 0);
+  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&thread_buffer(k, chunk_bytes()));
+  parallel_chunks_ordered(
+      threads, c_.chunks - first, [&](unsigned k, std::uint64_t n) { sizes[k] = decode_chunk(first + n, *buffers[k]); },
+      [&](unsigned k, std::uint64_t) {
+        sink_.write(buffers[k]->out.get(), sizes[k]);
+        progress(sizes[k]);
+      });
+}
+
+StreamPlan Stream::run() {
+  StreamPlan plan;
+  if (!can_decode_to(source_.format(), dtype_)) decode_blocks(source_.format(), {}, 0, 0, dtype_, nullptr, 1);
+  sink_.reserve(c_.blocks * c_.block_out);
+  const unsigned threads = resolve_threads(options_.threads);
+  if (threads <= 1 || c_.chunks <= kProbeChunks) {
+    write_serial(0, c_.chunks);
+    return plan;
+  }
+  // The first chunks go out from this thread, timed. With the default threads (0), the others
+  // join only when
+  // - decoding took at least kThreadsPayOff of the time writing took: the kernel copies one
+  //   write at a time into a file or pipe, so more threads can only hide the decoding, and
+  //   handing the output between threads has a cost. (Measured here, the output allocated ahead:
+  //   f32 into the page cache decodes in 5-20 % of the write time with SIMD.) A pipe whose reader
+  //   is slow, or a plain copy, decodes in far less;
+  // - at least kMinParallelBytes of output are left;
+  // - the CPUs are not already taken by other runnable threads: there a second thread only waits
+  //   for a CPU, and one holding the file's lock when it is preempted holds up the writer
+  //   (measured with a busy loop per CPU: 2 threads up to 11 % slower than one). The runnable
+  //   count is a snapshot: read before and after the probe, a passing kernel thread is seldom in
+  //   both, and a busy machine's threads are.
+  // An explicit thread count always uses that many.
+  const unsigned others_before = other_runnable_threads();
+  const ChunkTimes probe = write_serial(0, kProbeChunks);
+  const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
+  const unsigned others = std::min(others_before, other_runnable_threads());
+  const bool cpus_free = others + 2 <= threads;
+  const std::uint64_t rest = c_.chunks - kProbeChunks;
+  const bool more_threads =
+      options_.threads > 0 || (pays_off && cpus_free && rest * chunk_bytes() >= kMinParallelBytes);
+  plan.probed = true;
+  plan.probe_decode = std::chrono::duration_cast<std::chrono::microseconds>(probe.decode);
+  plan.probe_write = std::chrono::duration_cast<std::chrono::microseconds>(probe.write);
+  plan.chunks_left = rest;
+  plan.other_runnable_threads = others;
+  if (!more_threads) {
+    write_serial(kProbeChunks, c_.chunks);
+    return plan;
+  }
+  plan.threads = static_cast<unsigned>(std::min<std::uint64_t>({threads, rest, kMaxDecoders}));
+  if (sink_.positional())
+    write_positional(kProbeChunks, plan.threads);
+  else
+    write_in_order(kProbeChunks, plan.threads);
+  return plan;
+}
+
+}  // namespace
+
+std::uint64_t decoded_bytes(const BlockSource& source, DType dtype) {
+  const auto bytes =
+      checked_mul(source.block_count(), std::uint64_t{source.format().block_elements} * (dtype_info(dtype).bits / 8));
+  if (!bytes) invalid_argument("the decoded size of a " + std::string(source.format().gguf_name) + " source overflows");
+  return *bytes;
+}
+
+StreamPlan write_decoded(StreamSink& sink, const BlockSource& source, DType dtype, const StreamOptions& options) {
+  return Stream(sink, source, dtype, options).run();
+}
+
+void write_decoded(StreamSink& sink, std::span<const BlockSource* const> sources, DType dtype,
+                   const StreamOptions& options) {
+  for (const BlockSource* source : sources) write_decoded(sink, *source, dtype, options);
+}
+
+void decode_into(const BlockSource& source, DType dtype, std::span<std::byte> out, const StreamOptions& options) {
+  const std::uint64_t want = decoded_bytes(source, dtype);
+  if (out.size() != want)
+    invalid_argument("decoding " + std::to_string(source.block_count()) + " " + std::string(source.format().gguf_name) +
+                     " blocks as " + std::string(dtype_info(dtype).onnx_name) + " needs " + std::to_string(want) +
+                     " bytes, the buffer has " + std::to_string(out.size()));
+  decode_blocks(source, 0, source.block_count(), dtype, out.data(), options.threads);
+  if (options.on_progress) options.on_progress(source.block_count() * source.format().block_bytes);
+}
+
+}  // namespace onnxq
