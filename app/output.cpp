@@ -14,14 +14,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <random>
 #include <string_view>
-#include <vector>
 
 #include "exit_codes.hpp"
+#include "input_files.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 
 namespace onnxq::cli {
@@ -101,49 +99,12 @@ mode_t default_file_mode() {
   fail(ErrorKind::Io, what + " " + path + ": " + std::strerror(err));
 }
 
-struct FileId {
-  dev_t dev;
-  ino_t ino;
-  bool operator==(const FileId&) const = default;
-};
-
-std::mutex g_inputs_mutex;
-std::vector<FileId> g_noted_inputs;
-
-// Files this process is reading: noted inputs, stdin and every other open descriptor, and every file
-// the library holds mapped (a GGUF or .npy stays mapped while its tensors are in use, with its
-// descriptor already closed). The library keeps that list itself: reading /proc/self/maps for
-// every output took a fifth of the time of writing a small file.
-bool is_process_input(const FileId& id) {
-  {
-    std::lock_guard lock(g_inputs_mutex);
-    for (const FileId& f : g_noted_inputs)
-      if (f == id) return true;
-  }
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
-    const std::string fd_name = entry.path().filename().string();
-    if (fd_name == "1" || fd_name == "2") continue;  // stdout and stderr are outputs
-    struct stat st {};
-    if (::stat(entry.path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && FileId{st.st_dev, st.st_ino} == id)
-      return true;
-  }
-  return MappedFile::is_open(id.dev, id.ino);
-}
-
 void refuse_if_input(const struct stat& st, const std::string& what) {
-  if (S_ISREG(st.st_mode) && is_process_input({st.st_dev, st.st_ino}))
+  if (S_ISREG(st.st_mode) && is_process_input(st.st_dev, st.st_ino))
     fail(ErrorKind::InvalidArgument, "refusing to write to " + what + ": it is one of the input files");
 }
 
 }  // namespace
-
-void note_input_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return;  // the reader reports a missing file itself
-  std::lock_guard lock(g_inputs_mutex);
-  g_noted_inputs.push_back({st.st_dev, st.st_ino});
-}
 
 bool stdout_is_terminal() { return ::isatty(1) == 1; }
 bool stdin_is_redirected() { return ::isatty(0) == 0; }

@@ -5,8 +5,7 @@
 // beside the target (.NAME.onnxq-XXXXXX), which the signal handlers remove (kill -9 cannot be
 // caught: there the temporary stays). An existing device or FIFO (/dev/null, /dev/full, a named
 // pipe) is written in place: renaming onto it would replace the device node. A target that is one
-// of the process's inputs (the same inode as an open or mapped file, stdin, or a path given to
-// note_input_file) is refused.
+// of the process's inputs (input_files.hpp) is refused.
 #pragma once
 
 #include <cstddef>
@@ -71,10 +70,6 @@ class OutputSink final : public StreamSink {
   bool committed_ = false;
   std::uint64_t position_ = 0;  // bytes written by write() and advance()
 };
-
-// Records an input file (by inode) that is read and closed before outputs are opened, so that
-// an output onto it is refused even though it is no longer open or mapped.
-void note_input_file(const std::string& path);
 
 // True when stdout is a terminal (binary output must not go there).
 bool stdout_is_terminal();

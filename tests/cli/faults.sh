@@ -10,7 +10,11 @@ TOOLS=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "faults.sh mounts tmpfs file systems: run it as root" >&2; exit 1; }
 cd "$WORK"
 mkdir fs tiny
-trap 'umount -q "$WORK/tiny" 2>/dev/null; umount -q "$WORK/fs" 2>/dev/null; rm -rf "$WORK"' EXIT
+# Lazily (-l): a child still running, or the shell's working directory, would keep them busy. (A
+# trap runs under set -e: each step must not fail.)
+trap 'cd /; umount -l "$WORK/tiny" 2>/dev/null || true; umount -l "$WORK/fs" || true; rm -rf "$WORK"' EXIT
+trap 'exit 143' TERM  # ctest's time-out: unmount on the way out too
+trap 'exit 130' INT
 # The inputs and outputs live on tmpfs: writes are fast, and truncating a mapped input there makes
 # the pages vanish at once.
 mount -t tmpfs -o size=3g tmpfs fs

@@ -2,6 +2,7 @@
 # Output integrity: failures never leave a damaged or partial output, temporaries never linger,
 # and an output never lands on its own input or on a device node.
 source "$(dirname "$0")/common.bash"
+TOOLS=$(cd "$(dirname "$0")" && pwd)
 cd "$WORK"
 
 "$PYTHON" -c "
@@ -124,6 +125,13 @@ cp "$TESTDATA/zoo.gguf" zoo.gguf
 check "dequant -o onto the GGUF being read is refused" \
   expect_exit 2 "$ONNXQ" dequant zoo.gguf --tensor q4_0.weight -o zoo.gguf
 check "the GGUF is unchanged" unchanged "$TESTDATA/zoo.gguf" zoo.gguf
+# Every shard of a split model stays mapped while any of it is read (input_files.cpp asks
+# /proc/self/maps), so an output onto another shard is refused too.
+"$PYTHON" "$TOOLS/gguf_tool.py" split "$TESTDATA/zoo.gguf" part 3
+cp part-00003-of-00003.gguf part3.orig
+check "dequant -o onto another shard of the model being read is refused" \
+  expect_exit 2 "$ONNXQ" dequant part-00001-of-00003.gguf --tensor q4_0.weight -o part-00003-of-00003.gguf
+check "the other shard is unchanged" unchanged part3.orig part-00003-of-00003.gguf
 
 # 7. Temporaries: exclusive creation (O_EXCL), umask-derived modes, planted symlinks ignored.
 echo "victim" >victim.txt

@@ -47,4 +47,23 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 # shellcheck disable=SC2046
 ${CXX:-c++} "${sanitize[@]}" -o "$work/consumer_pc" "$src/main.cpp" $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
 "$work/consumer_pc"
+
+# README's C++ example, as printed there, built against the installed package and run on the zoo
+# model: its tensor list and the first tensor's first value.
+sed -n '/^<!-- onnxq:cpp-example -->$/,/^<!-- \/onnxq:cpp-example -->$/p' "$(dirname "$0")/../../README.md" |
+  sed '/^<!--/d; /^```/d' >"$work/readme_example.cpp"
+[ "$(wc -l <"$work/readme_example.cpp")" -gt 10 ] || { echo "FAIL: README.md has no onnxq:cpp-example block" >&2; exit 1; }
+# shellcheck disable=SC2046
+${CXX:-c++} -std=c++20 "${sanitize[@]}" -o "$work/readme_example" "$work/readme_example.cpp" \
+  $(pkg-config --cflags onnxq) $(pkg-config --libs --static onnxq)
+"$work/readme_example" "$testdata/zoo.gguf" >"$work/readme_example.out"
+[ "$(grep -c ' values$' "$work/readme_example.out")" = "$("$prefix/bin/onnxq" list "$testdata/zoo.gguf" --json |
+  /usr/bin/python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" ] ||
+  { echo "FAIL: README's example lists other tensors:" >&2; cat "$work/readme_example.out" >&2; exit 1; }
+want=$(/usr/bin/python3 -c '
+import json, sys, numpy as np
+t = json.load(open(sys.argv[1] + "/manifest.json"))["files"]["zoo.gguf"]["tensors"][0]
+print("%s[0] = %g" % (t["name"], np.load(sys.argv[1] + "/gguf/" + t["expected"]).reshape(-1)[0]))' "$testdata")
+[ "$(tail -1 "$work/readme_example.out")" = "$want" ] ||
+  { echo "FAIL: README's example printed '$(tail -1 "$work/readme_example.out")', expected '$want'" >&2; exit 1; }
 echo "install consumer test passed"

@@ -5,34 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
-#include <utility>
 
 #include "core/mapping_registry.hpp"
 #include "onnxq/core/error.hpp"
 
 namespace onnxq {
-namespace {
-
-struct FileIds {
-  std::mutex mutex;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> open;  // (device, inode), once per MappedFile
-};
-FileIds& open_files() {
-  static FileIds* ids = new FileIds;  // never destroyed: MappedFiles may outlive static destruction
-  return *ids;
-}
-
-}  // namespace
-
-bool MappedFile::is_open(std::uint64_t device, std::uint64_t inode) {
-  FileIds& ids = open_files();
-  std::lock_guard lock(ids.mutex);
-  return std::find(ids.open.begin(), ids.open.end(), std::pair{device, inode}) != ids.open.end();
-}
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -71,8 +50,6 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     return file;
   }
   file->size_ = static_cast<std::size_t>(st.st_size);
-  file->device_ = st.st_dev;
-  file->inode_ = st.st_ino;
   if (file->size_ > 0) {
     void* p = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
@@ -85,23 +62,12 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     file->guard_slot_ = detail::register_mapping(p, file->size_, path);
   }
   ::close(fd);  // the mapping stays valid after close
-  {
-    FileIds& ids = open_files();
-    std::lock_guard lock(ids.mutex);
-    ids.open.emplace_back(file->device_, file->inode_);
-    file->registered_ = true;
-  }
   return file;
 }
 
 MappedFile::~MappedFile() {
   detail::unregister_mapping(guard_slot_);
   if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
-  if (registered_) {
-    FileIds& ids = open_files();
-    std::lock_guard lock(ids.mutex);
-    ids.open.erase(std::find(ids.open.begin(), ids.open.end(), std::pair{device_, inode_}));
-  }
 }
 
 }  // namespace onnxq

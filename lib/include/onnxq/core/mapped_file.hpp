@@ -24,10 +24,6 @@ class MappedFile {
   const std::string& path() const { return path_; }
   std::size_t size() const { return size_; }
 
-  // True while a MappedFile of the regular file with this device and inode number exists in this
-  // process: outputs use it to refuse overwriting a file that is being read.
-  static bool is_open(std::uint64_t device, std::uint64_t inode);
-
  private:
   MappedFile() = default;
   const std::byte* data_ = nullptr;
@@ -35,8 +31,6 @@ class MappedFile {
   std::vector<std::byte> read_bytes_;  // the contents of a stream that was read, not mapped
   std::size_t size_ = 0;
   std::string path_;
-  bool registered_ = false;  // a regular file, listed for is_open()
-  std::uint64_t device_ = 0, inode_ = 0;
   int guard_slot_ = -1;  // the mapping's entry for the SIGBUS guard (onnxq/core/mapping_guard.hpp)
 };
 
