@@ -1,7 +1,5 @@
 #include "decoded_stream.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -12,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "log.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
@@ -225,11 +224,10 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   const bool cpus_free = others + 2 <= threads;
   const std::uint64_t rest = c.chunks - kProbeChunks;
   const bool more_threads = s.threads > 0 || (pays_off && cpus_free && rest >= kMinParallelChunks);
-  spdlog::debug(
-      "write: a chunk took {} us to decode and {} us to write; {} chunks left; other runnable threads: {}; {}",
-      std::chrono::duration_cast<std::chrono::microseconds>(probe.decode).count(),
-      std::chrono::duration_cast<std::chrono::microseconds>(probe.write).count(), rest, others,
-      more_threads ? std::to_string(threads) + " threads" : "one thread");
+  log::debug("write: a chunk took {} us to decode and {} us to write; {} chunks left; other runnable threads: {}; {}",
+             std::chrono::duration_cast<std::chrono::microseconds>(probe.decode).count(),
+             std::chrono::duration_cast<std::chrono::microseconds>(probe.write).count(), rest, others,
+             more_threads ? std::to_string(threads) + " threads" : "one thread");
   if (!more_threads) {
     write_serial(sink, s, c, kProbeChunks, c.chunks);
     return;
