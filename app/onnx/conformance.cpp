@@ -1,6 +1,5 @@
 // onnxq conformance: run ONNX backend node-test folders and report PASS/FAIL/SKIP per case.
 // The work; the options are defined in app/commands/conformance.cpp.
-#include <CLI/CLI.hpp>
 
 #include <nlohmann/json.hpp>
 
