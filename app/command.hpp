@@ -6,9 +6,13 @@
 // where add_info_command creates the subcommand, its options, and a callback that runs it.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string_view>
 #include <vector>
+
+// Declared only: the files that define commands include CLI11 (common_options.hpp).
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace onnxq::cli {
 

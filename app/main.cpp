@@ -1,8 +1,5 @@
 // onnxq: look inside GGUF files and turn packed tensors into ordinary arrays.
 // main only wires the registered commands to CLI11 and maps errors to exit codes.
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -13,6 +10,7 @@
 #include "command.hpp"
 #include "docs/generate.hpp"
 #include "exit_codes.hpp"
+#include "log.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/version.hpp"
@@ -24,21 +22,6 @@ using namespace onnxq;
 using namespace onnxq::cli;
 
 namespace {
-
-void setup_logging(const GlobalOptions& global) {
-  auto logger = spdlog::stderr_color_mt("onnxq");
-  logger->set_pattern("onnxq: %l: %v");
-  spdlog::set_default_logger(logger);
-  set_progress_enabled(!global.quiet);
-  if (global.quiet)
-    spdlog::set_level(spdlog::level::err);
-  else if (global.verbosity >= 2)
-    spdlog::set_level(spdlog::level::debug);
-  else if (global.verbosity == 1)
-    spdlog::set_level(spdlog::level::info);
-  else
-    spdlog::set_level(spdlog::level::warn);
-}
 
 // --timeout, else $ONNXQ_TIMEOUT, else the library's default.
 void setup_remote(const GlobalOptions& global) {
@@ -83,7 +66,8 @@ int main(int argc, char** argv) {
           },
           "SECONDS"));
   app.parse_complete_callback([&] {
-    setup_logging(global);
+    log::setup_logging(global.verbosity, global.quiet);
+    set_progress_enabled(!global.quiet);
     setup_remote(global);
   });
 

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 
 #include "exit_codes.hpp"
 #include "input_files.hpp"
+#include "log.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 
@@ -186,7 +186,7 @@ OutputSink OutputSink::open(const std::string& path, bool allow_terminal) {
     static std::once_flag logged;
     const int err = errno;
     std::call_once(logged, [&] {
-      spdlog::info(
+      log::info(
           "{}: no unnamed files here (O_TMPFILE: {}); writing through a named temporary, which only "
           "kill -9 would leave behind",
           dir.string(), std::strerror(err));

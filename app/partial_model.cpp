@@ -1,6 +1,5 @@
 #include "partial_model.hpp"
-
-#include <spdlog/spdlog.h>
+#include "log.hpp"
 
 namespace onnxq::cli {
 
@@ -8,8 +7,8 @@ GgufFile open_present_shards(const std::string& path) {
   GgufFile model = GgufFile::open(path, ShardPolicy::AllowMissing);
   const auto& missing = model.missing_shards();
   if (!missing.empty())
-    spdlog::warn("{}: {} of the model's {} shards are missing: {}; only the tensors of the shards present can be read",
-                 path, missing.size(), missing.size() + model.shards().size(), missing_shards_text(model));
+    log::warn("{}: {} of the model's {} shards are missing: {}; only the tensors of the shards present can be read",
+              path, missing.size(), missing.size() + model.shards().size(), missing_shards_text(model));
   return model;
 }
 

@@ -1,6 +1,6 @@
 #include "report.hpp"
 
-#include <CLI/CLI.hpp>
+#include <CLI/Error.hpp>  // the errors only: all of CLI11 costs a file ~6 s to compile
 
 #include <algorithm>
 #include <cstdio>

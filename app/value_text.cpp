@@ -1,6 +1,6 @@
 #include "value_text.hpp"
 
-#include <CLI/CLI.hpp>
+#include <CLI/Error.hpp>  // the errors only: all of CLI11 costs a file ~6 s to compile
 #include <charconv>
 #include <cmath>
 #include <cstdlib>

@@ -1,6 +1,5 @@
 // onnxq dequant: decode GGUF tensors (or raw packed bytes: DequantizePacked itself)
 // into .npy or raw arrays.
-#include <spdlog/spdlog.h>
 
 #include <unistd.h>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "decoded_stream.hpp"
+#include "log.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/mapped_file.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
@@ -119,8 +119,8 @@ void write_one(const std::string& target, const DecodedStream& stream, const std
   OutputSink sink = OutputSink::open(target);
   write_decoded(sink, stream);
   sink.commit();
-  spdlog::info("wrote {} as {} {} to {}", what, dtype_info(stream.dtype).short_name, shape_to_string(stream.shape),
-               target == "-" ? "standard output" : escape_for_terminal(target));
+  log::info("wrote {} as {} {} to {}", what, dtype_info(stream.dtype).short_name, shape_to_string(stream.shape),
+            target == "-" ? "standard output" : escape_for_terminal(target));
 }
 
 void run_raw(const DequantOptions& o, const FormatChoice& fc) {

@@ -1,6 +1,5 @@
 // onnxq diff: which tensors two GGUF files do not share, which changed type or shape, and
 // how far apart the dequantized float32 values of the shared ones are.
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "log.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/decode/isa.hpp"
@@ -90,8 +90,8 @@ void run_diff(const DiffOptions& opts) {
   for (const TensorInfo& t : b.tensors())
     if (selected(opts, t.name) && !a.find_tensor(t.name)) only_b.emplace_back(t.name);
 
-  spdlog::debug("diff: {} shared tensors, {} threads (0: all), ISA {}, chunks of {} elements", pairs.size(),
-                opts.threads, active_isa(), kStatsChunkElements);
+  log::debug("diff: {} shared tensors, {} threads (0: all), ISA {}, chunks of {} elements", pairs.size(), opts.threads,
+             active_isa(), kStatsChunkElements);
   {
     Progress progress("diff", total);
     for (Pair& p : pairs) {
@@ -107,7 +107,7 @@ void run_diff(const DiffOptions& opts) {
       p.diff = compare_tensors(TensorReader(a, *p.a), TensorReader(b, *p.b), p.a->element_count, opts.threads,
                                [&](std::uint64_t n) { progress.add(n); });
       throw_if_mapped_file_changed();
-      spdlog::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
+      log::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
     }
   }
   print_diff(opts, only_a, only_b, pairs);

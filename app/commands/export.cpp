@@ -1,6 +1,6 @@
 // onnxq export: dequantize a GGUF model's tensors into one safetensors file (or HF-style
 // shards plus an index), streamed through a reused buffer so memory stays bounded.
-#include <spdlog/spdlog.h>
+#include "log.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -86,9 +86,9 @@ void write_tensor(const GgufFile& model, const PlannedTensor& t, int threads, Ou
   progress.set_label(std::string(t.info->name));
   const TensorReader reader(model, *t.info);
   write_decoded(sink, DecodedStream{&reader, t.info->onnx_shape(), t.dtype, false, threads, &progress});
-  spdlog::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
-                safetensors_dtype(t.dtype), t.bytes,
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  log::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
+             safetensors_dtype(t.dtype), t.bytes,
+             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
 }
 
 std::string shard_name(const std::string& base, std::size_t index, std::size_t count) {
@@ -126,8 +126,8 @@ void run_export(const ExportOptions& opts) {
   std::string base = opts.output;
   if (base.ends_with(".safetensors")) base.resize(base.size() - std::string_view(".safetensors").size());
   const auto metadata = export_metadata(model);
-  spdlog::info("export: {} tensors, {} -> {} bytes in {} file(s)", plan.size(), total_in, total_out, shards.size());
-  spdlog::debug("export: {} threads (0: all), ISA {}", opts.threads, active_isa());
+  log::info("export: {} tensors, {} -> {} bytes in {} file(s)", plan.size(), total_in, total_out, shards.size());
+  log::debug("export: {} threads (0: all), ISA {}", opts.threads, active_isa());
 
   // Every file stays a temporary until all are written: an error leaves no partial set.
   std::vector<OutputSink> sinks;

@@ -1,5 +1,4 @@
 // onnxq stats: per-tensor value statistics and scale health, decoded on the fly.
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cmath>
@@ -9,6 +8,7 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "log.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
@@ -44,8 +44,8 @@ void run_stats(const StatsOptions& opts) {
   const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
   const auto tensors = select_tensors(model, opts.tensors, opts.filter, everything);
   const int threads = static_cast<int>(resolve_threads(opts.threads));
-  spdlog::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
-                kStatsChunkElements);
+  log::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
+             kStatsChunkElements);
 
   std::uint64_t total_bytes = 0;
   for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
@@ -58,8 +58,8 @@ void run_stats(const StatsOptions& opts) {
       results.push_back(compute_tensor_stats(TensorReader(model, *t), t->element_count, threads,
                                              [&](std::uint64_t bytes) { progress.add(bytes); }));
       throw_if_mapped_file_changed();
-      spdlog::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      log::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
   }
 

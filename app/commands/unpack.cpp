@@ -1,10 +1,10 @@
 // onnxq unpack: Unpack-29 on a .npy or raw storage words, result as .npy.
-#include <spdlog/spdlog.h>
 
 #include <memory>
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "log.hpp"
 #include "onnxq/ops/unpack.hpp"
 #include "tensor_input.hpp"
 #include "tensor_output.hpp"
@@ -33,7 +33,7 @@ void run_unpack(const UnpackOptions& opts) {
     count = *opts.count;
   } else {
     count = unpack_largest_count(x, attrs);
-    spdlog::info("no --count given: using {}, the largest count axis length allows", count);
+    log::info("no --count given: using {}, the largest count axis length allows", count);
   }
   const Tensor count_tensor = Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&count, 1)));
   write_npy_output(unpack(x, count_tensor, attrs), opts.output);

@@ -3,9 +3,12 @@
 // cannot list an option that --help does not, or miss one that it does.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;  // declared only: the pages are written from the model, without CLI11
+}  // namespace CLI
 
 namespace onnxq::cli::docs {
 

@@ -1,7 +1,5 @@
 // onnxq conformance: run ONNX backend node-test folders and report PASS/FAIL/SKIP per case.
 // The work; the options are defined in app/commands/conformance.cpp.
-#include <spdlog/spdlog.h>
-#include <CLI/CLI.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +11,7 @@
 #include <set>
 
 #include "conformance_report.hpp"
+#include "log.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/conformance.hpp"
@@ -62,7 +61,7 @@ void run_conformance(const ConformanceCommandOptions& opts) {
     if (json_report) json_cases.push_back(case_json(result));
   }
   progress.finish();
-  if (totals.total() == 0) spdlog::warn("--filter '{}' matched no case", opts.filter);
+  if (totals.total() == 0) log::warn("--filter '{}' matched no case", opts.filter);
   if (text_report) std::cout << format_totals(totals) << std::endl;
 
   if (json_report) {

@@ -9,8 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include <spdlog/spdlog.h>
-
+#include "log.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
@@ -165,7 +164,7 @@ void run_make_case(const MakeCaseOptions& opts) {
   for (std::filesystem::directory_iterator it(dir, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
     const std::string entry = it->path().filename().string();
     if (entry.rfind("test_data_set_", 0) == 0 && entry != "test_data_set_0")
-      spdlog::warn("{} already holds {}; conformance will run it against the new model", dir.string(), entry);
+      log::warn("{} already holds {}; conformance will run it against the new model", dir.string(), entry);
   }
   const auto encoding = opts.typed_fields ? TensorProtoEncoding::TypedFields : TensorProtoEncoding::RawData;
   const std::filesystem::path data_dir = dir / "test_data_set_0";

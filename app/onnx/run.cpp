@@ -1,6 +1,5 @@
 // onnxq run: run a single-node ONNX model on .npy/.pb inputs and write its outputs.
 // The work; the options are defined in app/commands/run.cpp.
-#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
