@@ -1,9 +1,8 @@
 #include "decoded_stream.hpp"
 
-#include "log.hpp"
-
 #include <string>
 
+#include "log.hpp"
 #include "onnxq/npy/writer.hpp"
 #include "onnxq/stream/tensor_stream.hpp"
 

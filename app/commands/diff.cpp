@@ -31,12 +31,27 @@ struct DiffOptions {
   int threads = 0;
 };
 
-struct Pair {
-  const TensorInfo* a;
-  const TensorInfo* b;
+// One shared tensor, as both files have it.
+struct TensorDiff {
+  std::string name;
+  std::string_view type_a, type_b;
+  Shape shape_a, shape_b;
   bool same_bytes = false;
   bool compared = false;  // shapes agree, so values were compared
   DifferenceStats diff;
+};
+
+// What diff found; everything the text and JSON renderings show.
+struct DiffFacts {
+  std::string a, b;  // the paths as given
+  std::vector<std::string> only_a, only_b;
+  std::vector<TensorDiff> tensors;  // in A's order
+
+  std::size_t changed() const {
+    return static_cast<std::size_t>(
+        std::count_if(tensors.begin(), tensors.end(), [](const TensorDiff& t) { return !t.same_bytes; }));
+  }
+  bool differ() const { return !only_a.empty() || !only_b.empty() || changed() > 0; }
 };
 
 std::string number_text(double v) {
@@ -68,108 +83,108 @@ bool selected(const DiffOptions& opts, std::string_view name) {
   return opts.filter.empty() || glob_matches(opts.filter, name);
 }
 
-void print_diff(const DiffOptions& opts, const std::vector<std::string>& only_a, const std::vector<std::string>& only_b,
-                const std::vector<Pair>& pairs);
-
-void run_diff(const DiffOptions& opts) {
-  const GgufFile a = GgufFile::open(opts.a);
-  const GgufFile b = GgufFile::open(opts.b);
-  std::vector<std::string> only_a, only_b;
-  std::vector<Pair> pairs;
+// Compares the tensors --filter selects; reports progress on standard error, prints nothing.
+DiffFacts compute_diff(const GgufFile& a, const GgufFile& b, const DiffOptions& opts) {
+  DiffFacts f;
+  f.a = opts.a;
+  f.b = opts.b;
+  std::vector<std::pair<const TensorInfo*, const TensorInfo*>> pairs;
   std::uint64_t total = 0;
   for (const TensorInfo& t : a.tensors()) {
     if (!selected(opts, t.name)) continue;
     const TensorInfo* other = b.find_tensor(t.name);
     if (!other) {
-      only_a.emplace_back(t.name);
+      f.only_a.emplace_back(t.name);
       continue;
     }
-    pairs.push_back({&t, other, false, false, {}});
+    pairs.emplace_back(&t, other);
     if (t.ne == other->ne) total += t.byte_size;
   }
   for (const TensorInfo& t : b.tensors())
-    if (selected(opts, t.name) && !a.find_tensor(t.name)) only_b.emplace_back(t.name);
+    if (selected(opts, t.name) && !a.find_tensor(t.name)) f.only_b.emplace_back(t.name);
 
   log::debug("diff: {} shared tensors, {} threads (0: all), ISA {}, chunks of {} elements", pairs.size(), opts.threads,
              active_isa(), kStatsChunkElements);
-  {
-    Progress progress("diff", total);
-    for (Pair& p : pairs) {
-      p.same_bytes = p.a->format == p.b->format && p.a->ne == p.b->ne && same_little_endian_bytes(a, *p.a, b, *p.b);
-      if (p.a->ne != p.b->ne) continue;
-      p.compared = true;
-      if (p.same_bytes) {
-        p.diff.count = p.a->element_count;  // identical blocks decode identically
-        progress.add(p.a->byte_size);
-        continue;
-      }
-      progress.set_label(std::string(p.a->name));
-      p.diff = compare_tensors(TensorReader(a, *p.a), TensorReader(b, *p.b), p.a->element_count, opts.threads,
-                               [&](std::uint64_t n) { progress.add(n); });
-      throw_if_mapped_file_changed();
-      log::debug("diff: {}: {} of {} values differ", p.a->name, p.diff.differing, p.diff.count);
+  Progress progress("diff", total);
+  for (const auto& [ta, tb] : pairs) {
+    TensorDiff& p = f.tensors.emplace_back();
+    p.name = ta->name;
+    p.type_a = ta->format->gguf_name;
+    p.type_b = tb->format->gguf_name;
+    p.shape_a = ta->onnx_shape();
+    p.shape_b = tb->onnx_shape();
+    p.same_bytes = ta->format == tb->format && ta->ne == tb->ne && same_little_endian_bytes(a, *ta, b, *tb);
+    if (ta->ne != tb->ne) continue;
+    p.compared = true;
+    if (p.same_bytes) {
+      p.diff.count = ta->element_count;  // identical blocks decode identically
+      progress.add(ta->byte_size);
+      continue;
     }
+    progress.set_label(p.name);
+    p.diff = compare_tensors(TensorReader(a, *ta), TensorReader(b, *tb), ta->element_count, opts.threads,
+                             [&](std::uint64_t n) { progress.add(n); });
+    throw_if_mapped_file_changed();
+    log::debug("diff: {}: {} of {} values differ", p.name, p.diff.differing, p.diff.count);
   }
-  print_diff(opts, only_a, only_b, pairs);
-  const bool differ = !only_a.empty() || !only_b.empty() ||
-                      std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return !p.same_bytes; });
-  if (opts.exit_code && differ) throw DifferencesFound{};
+  return f;
 }
 
-void print_diff(const DiffOptions& opts, const std::vector<std::string>& only_a, const std::vector<std::string>& only_b,
-                const std::vector<Pair>& pairs) {
-  if (opts.json) {
-    Json rows = Json::array();
-    for (const Pair& p : pairs) {
-      Json row = {{"name", p.a->name},
-                  {"type_a", p.a->format->gguf_name},
-                  {"type_b", p.b->format->gguf_name},
-                  {"shape_a", p.a->onnx_shape()},
-                  {"shape_b", p.b->onnx_shape()},
-                  {"identical_bytes", p.same_bytes},
-                  {"compared", p.compared}};
-      if (p.compared) {
-        row["elements"] = p.diff.count;
-        row["differing"] = p.diff.differing;
-        row["nonfinite_differences"] = p.diff.nonfinite;
-        row["max_abs"] = p.diff.max_abs;
-        row["rms"] = p.diff.rms();
-      }
-      rows.push_back(std::move(row));
+void render_diff_json(const DiffFacts& f) {
+  Json rows = Json::array();
+  for (const TensorDiff& p : f.tensors) {
+    Json row = {{"name", p.name},        {"type_a", p.type_a},   {"type_b", p.type_b},
+                {"shape_a", p.shape_a},  {"shape_b", p.shape_b}, {"identical_bytes", p.same_bytes},
+                {"compared", p.compared}};
+    if (p.compared) {
+      row["elements"] = p.diff.count;
+      row["differing"] = p.diff.differing;
+      row["nonfinite_differences"] = p.diff.nonfinite;
+      row["max_abs"] = p.diff.max_abs;
+      row["rms"] = p.diff.rms();
     }
-    std::cout << dump_json(
-                     {{"a", opts.a}, {"b", opts.b}, {"only_in_a", only_a}, {"only_in_b", only_b}, {"tensors", rows}})
-              << '\n';
-    return;
+    rows.push_back(std::move(row));
   }
-  for (const auto& name : only_a) std::cout << "only in A: " << escape_for_terminal(name) << '\n';
-  for (const auto& name : only_b) std::cout << "only in B: " << escape_for_terminal(name) << '\n';
-  if (!only_a.empty() || !only_b.empty()) std::cout << '\n';
+  std::cout << dump_json({{"a", f.a}, {"b", f.b}, {"only_in_a", f.only_a}, {"only_in_b", f.only_b}, {"tensors", rows}})
+            << '\n';
+}
+
+void render_diff_text(const DiffFacts& f) {
+  for (const auto& name : f.only_a) std::cout << "only in A: " << escape_for_terminal(name) << '\n';
+  for (const auto& name : f.only_b) std::cout << "only in B: " << escape_for_terminal(name) << '\n';
+  if (!f.only_a.empty() || !f.only_b.empty()) std::cout << '\n';
   using A = TextTable::Align;
   TextTable table({"name", "type", "shape", "differing", "max abs", "rms"},
                   {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right});
-  std::size_t changed = 0;
-  for (const Pair& p : pairs) {
-    const std::string type = p.a->format == p.b->format
-                                 ? std::string(p.a->format->gguf_name)
-                                 : std::string(p.a->format->gguf_name) + " -> " + std::string(p.b->format->gguf_name);
-    const std::string shape = p.a->ne == p.b->ne
-                                  ? shape_to_string(p.a->onnx_shape())
-                                  : shape_to_string(p.a->onnx_shape()) + " -> " + shape_to_string(p.b->onnx_shape());
-    changed += !p.same_bytes;
+  for (const TensorDiff& p : f.tensors) {
+    const std::string type =
+        p.type_a == p.type_b ? std::string(p.type_a) : std::string(p.type_a) + " -> " + std::string(p.type_b);
+    const std::string shape = p.shape_a == p.shape_b ? shape_to_string(p.shape_a)
+                                                     : shape_to_string(p.shape_a) + " -> " + shape_to_string(p.shape_b);
     if (!p.compared) {
-      table.add_row({escape_for_terminal(p.a->name), type, shape, "-", "-", "-"});
+      table.add_row({escape_for_terminal(p.name), type, shape, "-", "-", "-"});
       continue;
     }
     std::string differing = std::to_string(p.diff.differing);
     if (p.diff.nonfinite) differing += " (" + std::to_string(p.diff.nonfinite) + " non-finite)";
-    table.add_row({escape_for_terminal(p.a->name), type, shape, differing, number_text(p.diff.max_abs),
-                   number_text(p.diff.rms())});
+    table.add_row(
+        {escape_for_terminal(p.name), type, shape, differing, number_text(p.diff.max_abs), number_text(p.diff.rms())});
   }
   table.print(std::cout);
   std::cout << '\n'
-            << pairs.size() << " tensors in both (" << changed << " changed), " << only_a.size() << " only in A, "
-            << only_b.size() << " only in B\n";
+            << f.tensors.size() << " tensors in both (" << f.changed() << " changed), " << f.only_a.size()
+            << " only in A, " << f.only_b.size() << " only in B\n";
+}
+
+void run_diff(const DiffOptions& opts) {
+  const GgufFile a = GgufFile::open(opts.a);
+  const GgufFile b = GgufFile::open(opts.b);
+  const DiffFacts facts = compute_diff(a, b, opts);
+  if (opts.json)
+    render_diff_json(facts);
+  else
+    render_diff_text(facts);
+  if (opts.exit_code && facts.differ()) throw DifferencesFound{};
 }
 
 void add_diff_command(CLI::App& app, const GlobalOptions&) {

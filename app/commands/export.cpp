@@ -1,6 +1,5 @@
 // onnxq export: dequantize a GGUF model's tensors into one safetensors file (or HF-style
 // shards plus an index), streamed through a reused buffer so memory stays bounded.
-#include "log.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "decoded_stream.hpp"
+#include "log.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "command.hpp"
 #include "common_options.hpp"
@@ -53,7 +54,25 @@ std::string line_name(const std::string& file, const HashLine& line) {
   return line.tensor ? file + ":" + std::string(line.tensor->name) : file;
 }
 
-void run_hash(const HashOptions& opts) {
+// One line of the manifest printed: a hash of a tensor or of the model, and with --check its verdict.
+struct HashRow {
+  std::string_view type;
+  std::string hex;
+  std::string name;                   // FILE:TENSOR or FILE
+  std::optional<std::string> tensor;  // none for the model line
+  Verdict verdict = Verdict::NotFound;
+};
+
+// What hash computed and, with --check, what it found in the manifest.
+struct HashFacts {
+  std::string path;
+  std::string manifest;  // its path; empty without --check
+  std::vector<HashRow> rows;
+  std::size_t ok = 0, mismatched = 0, missing = 0;
+  std::vector<std::string> mismatch_names;  // "TYPE of tensor 'T'" or "TYPE of the model"
+};
+
+HashFacts compute_hash(const HashOptions& opts) {
   HashSelection types = opts.types;
   if (opts.all)
     for (HashType t : {HashType::Xxh64, HashType::Xxh3, HashType::Sha1, HashType::Sha256}) types[t] = true;
@@ -68,58 +87,73 @@ void run_hash(const HashOptions& opts) {
 
   const GgufFile model = GgufFile::open(opts.path);
   const int threads = static_cast<int>(resolve_threads(opts.threads));
-  const std::vector<HashLine> lines = hash_model(model, types, opts.no_layer, threads);
+  HashFacts f;
+  f.path = opts.path;
+  f.manifest = opts.manifest;
+  for (const HashLine& line : hash_model(model, types, opts.no_layer, threads)) {
+    HashRow& row = f.rows.emplace_back();
+    row.type = hash_type_name(line.type);
+    row.hex = line.hex;
+    row.name = line_name(opts.path, line);
+    if (line.tensor) row.tensor = std::string(line.tensor->name);
+    if (!manifest) continue;
+    const auto expected = manifest->find(line.type, row.name);
+    row.verdict = !expected ? Verdict::NotFound : *expected == line.hex ? Verdict::Ok : Verdict::Mismatch;
+    (row.verdict == Verdict::Ok ? f.ok : row.verdict == Verdict::Mismatch ? f.mismatched : f.missing) += 1;
+    if (row.verdict == Verdict::Mismatch)
+      f.mismatch_names.push_back(std::string(row.type) + " of " +
+                                 (row.tensor ? "tensor '" + *row.tensor + "'" : "the model"));
+  }
+  return f;
+}
 
-  // A manifest is text for files and pipes, byte for byte; on a terminal, names are escaped.
-  const bool terminal = !opts.json && stdout_is_terminal();
-  std::size_t ok = 0, mismatched = 0, missing = 0;
-  std::vector<std::string> mismatch_names;
+void render_hash_json(const HashFacts& f) {
+  const bool checked = !f.manifest.empty();
   Json json_lines = Json::array();
-  for (const HashLine& line : lines) {
-    const std::string name = line_name(opts.path, line);
-    const std::string_view type = hash_type_name(line.type);
-    Verdict verdict = Verdict::NotFound;
-    if (manifest) {
-      const auto expected = manifest->find(line.type, name);
-      verdict = !expected ? Verdict::NotFound : *expected == line.hex ? Verdict::Ok : Verdict::Mismatch;
-      (verdict == Verdict::Ok ? ok : verdict == Verdict::Mismatch ? mismatched : missing) += 1;
-      if (verdict == Verdict::Mismatch)
-        mismatch_names.push_back(std::string(type) + " of " +
-                                 (line.tensor ? "tensor '" + std::string(line.tensor->name) + "'" : "the model"));
-    }
-    if (opts.json) {
-      Json j = {{"type", type},
-                {"hash", line.hex},
-                {"name", name},
-                {"tensor", line.tensor ? Json(line.tensor->name) : Json(nullptr)}};
-      if (manifest) j["result"] = verdict_json(verdict);
-      json_lines.push_back(std::move(j));
-      continue;
-    }
-    const std::string shown = terminal ? escape_for_terminal(name) : name;
-    if (manifest)
-      std::printf("%-8s  %s  %s  -  %s\n", type.data(), line.hex.c_str(), shown.c_str(), verdict_text(verdict));
+  for (const HashRow& row : f.rows) {
+    Json j = {{"type", row.type},
+              {"hash", row.hex},
+              {"name", row.name},
+              {"tensor", row.tensor ? Json(*row.tensor) : Json(nullptr)}};
+    if (checked) j["result"] = verdict_json(row.verdict);
+    json_lines.push_back(std::move(j));
+  }
+  Json out = {{"file", f.path}, {"hashes", json_lines}};
+  if (checked)
+    out["check"] = {{"manifest", f.manifest}, {"ok", f.ok}, {"mismatch", f.mismatched}, {"not_found", f.missing}};
+  std::fflush(stdout);
+  std::cout << dump_json(out) << '\n';
+}
+
+// A manifest is text for files and pipes, byte for byte; on a terminal, names are escaped.
+void render_hash_text(const HashFacts& f, bool terminal) {
+  const bool checked = !f.manifest.empty();
+  for (const HashRow& row : f.rows) {
+    const std::string shown = terminal ? escape_for_terminal(row.name) : row.name;
+    if (checked)
+      std::printf("%-8s  %s  %s  -  %s\n", row.type.data(), row.hex.c_str(), shown.c_str(), verdict_text(row.verdict));
     else
-      std::printf("%-8s  %s  %s\n", type.data(), line.hex.c_str(), shown.c_str());
+      std::printf("%-8s  %s  %s\n", row.type.data(), row.hex.c_str(), shown.c_str());
   }
-  if (opts.json) {
-    Json out = {{"file", opts.path}, {"hashes", json_lines}};
-    if (manifest)
-      out["check"] = {{"manifest", opts.manifest}, {"ok", ok}, {"mismatch", mismatched}, {"not_found", missing}};
-    std::fflush(stdout);
-    std::cout << dump_json(out) << '\n';
-  } else if (manifest) {
-    std::printf("\n%s: %zu ok, %zu mismatched, %zu not in the manifest\n", opts.manifest.c_str(), ok, mismatched,
-                missing);
+  if (checked)
+    std::printf("\n%s: %zu ok, %zu mismatched, %zu not in the manifest\n", f.manifest.c_str(), f.ok, f.mismatched,
+                f.missing);
+}
+
+void run_hash(const HashOptions& opts) {
+  const HashFacts f = compute_hash(opts);
+  if (opts.json)
+    render_hash_json(f);
+  else
+    render_hash_text(f, stdout_is_terminal());
+  if (f.manifest.empty()) return;
+  if (f.mismatched > 0) {
+    std::string what = f.mismatch_names.front();
+    if (f.mismatch_names.size() > 1) what += " and " + std::to_string(f.mismatch_names.size() - 1) + " more";
+    throw DifferencesFound{opts.path + ": " + std::to_string(f.mismatched) + " hash" +
+                           (f.mismatched > 1 ? "es do" : " does") + " not match " + opts.manifest + ": " + what};
   }
-  if (!manifest) return;
-  if (mismatched > 0) {
-    std::string what = mismatch_names.front();
-    if (mismatch_names.size() > 1) what += " and " + std::to_string(mismatch_names.size() - 1) + " more";
-    throw DifferencesFound{opts.path + ": " + std::to_string(mismatched) + " hash" +
-                           (mismatched > 1 ? "es do" : " does") + " not match " + opts.manifest + ": " + what};
-  }
-  if (ok == 0)
+  if (f.ok == 0)
     throw DifferencesFound{opts.path + ": no entry of " + opts.manifest +
                            " names this file with the chosen hash type (entries are matched by TYPE and by NAME = "
                            "FILE[:TENSOR], FILE as given on the command line)"};

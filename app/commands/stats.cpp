@@ -39,6 +39,77 @@ std::string number_text(double v) {
 
 Json number_json(const ValueStats& s, double v) { return s.finite ? Json(v) : Json(nullptr); }
 
+// One tensor's statistics with what the renderings show of the tensor.
+struct TensorStatsRow {
+  std::string name;
+  std::string_view type;
+  Shape shape;
+  bool block_format = false;  // plain types have no scales
+  TensorStats stats;
+};
+
+// Decodes each tensor once; reports progress on standard error, prints nothing.
+std::vector<TensorStatsRow> compute_stats(const GgufFile& model, const std::vector<const TensorInfo*>& tensors,
+                                          int threads) {
+  std::uint64_t total_bytes = 0;
+  for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
+  std::vector<TensorStatsRow> rows;
+  Progress progress("stats", total_bytes);
+  for (const TensorInfo* t : tensors) {
+    progress.set_label(std::string(t->name));
+    const auto start = std::chrono::steady_clock::now();
+    rows.push_back({std::string(t->name), t->format->gguf_name, t->onnx_shape(), t->format->is_block_format(),
+                    compute_tensor_stats(TensorReader(model, *t), t->element_count, threads,
+                                         [&](std::uint64_t bytes) { progress.add(bytes); })});
+    throw_if_mapped_file_changed();
+    log::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
+               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return rows;
+}
+
+void render_stats_json(const std::vector<TensorStatsRow>& rows) {
+  Json out = Json::array();
+  for (const TensorStatsRow& r : rows) {
+    const ValueStats& v = r.stats.values;
+    const ScaleCounts& s = r.stats.scales;
+    out.push_back({{"name", r.name},
+                   {"type", r.type},
+                   {"shape", r.shape},
+                   {"elements", v.count},
+                   {"min", number_json(v, v.min)},
+                   {"max", number_json(v, v.max)},
+                   {"mean", number_json(v, v.mean)},
+                   {"std", number_json(v, v.stddev())},
+                   {"zeros", v.zeros},
+                   {"nan", v.nan},
+                   {"inf", v.inf},
+                   {"blocks", r.stats.blocks},
+                   {"scale_nan_blocks", s.nan},
+                   {"scale_inf_blocks", s.inf},
+                   {"scale_subnormal_blocks", s.subnormal}});
+  }
+  std::cout << dump_json(out) << '\n';
+}
+
+void render_stats_text(const std::vector<TensorStatsRow>& rows) {
+  using A = TextTable::Align;
+  TextTable table(
+      {"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf", "scale nan/inf/sub"},
+      {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right});
+  for (const TensorStatsRow& r : rows) {
+    const ValueStats& v = r.stats.values;
+    const ScaleCounts& s = r.stats.scales;
+    auto num = [&](double x) { return v.finite ? number_text(x) : std::string("-"); };
+    table.add_row({escape_for_terminal(r.name), std::string(r.type), std::to_string(v.count), num(v.min), num(v.max),
+                   num(v.mean), num(v.stddev()), std::to_string(v.zeros), std::to_string(v.nan), std::to_string(v.inf),
+                   r.block_format
+                       ? std::to_string(s.nan) + "/" + std::to_string(s.inf) + "/" + std::to_string(s.subnormal)
+                       : std::string("-")});
+  }
+  table.print(std::cout);
+}
+
 void run_stats(const StatsOptions& opts) {
   const GgufFile model = GgufFile::open(opts.path);
   const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
@@ -46,65 +117,11 @@ void run_stats(const StatsOptions& opts) {
   const int threads = static_cast<int>(resolve_threads(opts.threads));
   log::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
              kStatsChunkElements);
-
-  std::uint64_t total_bytes = 0;
-  for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
-  std::vector<TensorStats> results;
-  {
-    Progress progress("stats", total_bytes);
-    for (const TensorInfo* t : tensors) {
-      progress.set_label(std::string(t->name));
-      const auto start = std::chrono::steady_clock::now();
-      results.push_back(compute_tensor_stats(TensorReader(model, *t), t->element_count, threads,
-                                             [&](std::uint64_t bytes) { progress.add(bytes); }));
-      throw_if_mapped_file_changed();
-      log::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-  }
-
-  if (opts.json) {
-    Json out = Json::array();
-    for (std::size_t i = 0; i < tensors.size(); ++i) {
-      const TensorInfo& t = *tensors[i];
-      const ValueStats& v = results[i].values;
-      const ScaleCounts& s = results[i].scales;
-      out.push_back({{"name", t.name},
-                     {"type", t.format->gguf_name},
-                     {"shape", t.onnx_shape()},
-                     {"elements", v.count},
-                     {"min", number_json(v, v.min)},
-                     {"max", number_json(v, v.max)},
-                     {"mean", number_json(v, v.mean)},
-                     {"std", number_json(v, v.stddev())},
-                     {"zeros", v.zeros},
-                     {"nan", v.nan},
-                     {"inf", v.inf},
-                     {"blocks", results[i].blocks},
-                     {"scale_nan_blocks", s.nan},
-                     {"scale_inf_blocks", s.inf},
-                     {"scale_subnormal_blocks", s.subnormal}});
-    }
-    std::cout << dump_json(out) << '\n';
-    return;
-  }
-  using A = TextTable::Align;
-  TextTable table(
-      {"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf", "scale nan/inf/sub"},
-      {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right});
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
-    const TensorInfo& t = *tensors[i];
-    const ValueStats& v = results[i].values;
-    const ScaleCounts& s = results[i].scales;
-    auto num = [&](double x) { return v.finite ? number_text(x) : std::string("-"); };
-    table.add_row({escape_for_terminal(t.name), std::string(t.format->gguf_name), std::to_string(v.count), num(v.min),
-                   num(v.max), num(v.mean), num(v.stddev()), std::to_string(v.zeros), std::to_string(v.nan),
-                   std::to_string(v.inf),
-                   t.format->is_block_format()
-                       ? std::to_string(s.nan) + "/" + std::to_string(s.inf) + "/" + std::to_string(s.subnormal)
-                       : std::string("-")});
-  }
-  table.print(std::cout);
+  const std::vector<TensorStatsRow> rows = compute_stats(model, tensors, threads);
+  if (opts.json)
+    render_stats_json(rows);
+  else
+    render_stats_text(rows);
 }
 
 void add_stats_command(CLI::App& app, const GlobalOptions&) {
