@@ -206,9 +206,10 @@ std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& typ
       if (per_tensor[t]) tensor_hex[i].push_back(one.finish(t));
   };
 
-  // A remote model is read once, in file order: two passes would fetch it twice.
-  const bool remote = !tensors.empty() && model.is_remote(tensors.front());
-  if (threads <= 1 || !layers || remote) {
+  // Two passes read every tensor twice: only where that costs no second fetch.
+  const bool reread_is_free = std::all_of(
+      tensors.begin(), tensors.end(), [&](const TensorInfo& t) { return TensorReader(model, t).stored_in_memory(); });
+  if (threads <= 1 || !layers || !reread_is_free) {
     // One pass: each chunk goes to the tensor's hashes and the model's while it is in cache.
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       if (layers)

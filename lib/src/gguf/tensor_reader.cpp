@@ -20,6 +20,8 @@ std::span<const std::byte> TensorReader::stored(std::uint64_t offset, std::uint6
   return model_->tensor_bytes(*tensor_, offset, length, scratch);
 }
 
+bool TensorReader::stored_in_memory() const { return model_->shards().at(tensor_->shard).source == nullptr; }
+
 std::span<const std::byte> TensorReader::blocks(std::uint64_t first, std::uint64_t count,
                                                 std::vector<std::byte>& scratch) const {
   const std::uint64_t width = tensor_->format->block_bytes;
@@ -38,7 +40,7 @@ std::span<const std::byte> TensorReader::blocks(std::uint64_t first, std::uint64
 }
 
 std::optional<std::span<const std::byte>> TensorReader::view() const {
-  if (big_endian_ || model_->shards().at(tensor_->shard).source) return std::nullopt;
+  if (big_endian_ || !stored_in_memory()) return std::nullopt;
   return model_->tensor_bytes(*tensor_);
 }
 

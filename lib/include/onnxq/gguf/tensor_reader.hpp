@@ -37,6 +37,9 @@ class TensorReader final : public BlockSource {
   // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes): a view of
   // the mapping, or `scratch` filled from a remote file.
   std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch) const;
+  // True when stored() hands out views of memory (a mapping), so reading the tensor again costs
+  // nothing; false where every read is a fetch (a remote file).
+  bool stored_in_memory() const;
   // The tensor's mapped bytes when they are little-endian; nullopt for a remote or big-endian one.
   std::optional<std::span<const std::byte>> view() const override;
 
