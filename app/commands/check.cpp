@@ -123,7 +123,7 @@ void add_check_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_check(*opts); });
 }
 
-const CommandRegistration registration{"check", 56, &add_check_command};
+const CommandRegistration check_registration{"check", 56, &add_check_command};
 
 }  // namespace
 }  // namespace onnxq::cli

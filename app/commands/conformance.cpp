@@ -29,7 +29,7 @@ void add_conformance_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_conformance(*opts); });
 }
 
-const CommandRegistration registration{"conformance", 60, &add_conformance_command};
+const CommandRegistration conformance_registration{"conformance", 60, &add_conformance_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -282,7 +282,7 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_dequant(*opts); });
 }
 
-const CommandRegistration registration{"dequant", 35, &add_dequant_command};
+const CommandRegistration dequant_registration{"dequant", 35, &add_dequant_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -208,7 +208,7 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_diff(*opts); });
 }
 
-const CommandRegistration registration{"diff", 53, &add_diff_command};
+const CommandRegistration diff_registration{"diff", 53, &add_diff_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -233,7 +233,7 @@ void add_estimate_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_estimate(*opts); });
 }
 
-const CommandRegistration registration{"estimate", 15, &add_estimate_command};
+const CommandRegistration estimate_registration{"estimate", 15, &add_estimate_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -185,7 +185,7 @@ void add_export_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_export(*opts); });
 }
 
-const CommandRegistration registration{"export", 55, &add_export_command};
+const CommandRegistration export_registration{"export", 55, &add_export_command};
 
 }  // namespace
 }  // namespace onnxq::cli

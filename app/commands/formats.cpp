@@ -70,7 +70,7 @@ void add_formats_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_formats(*opts); });
 }
 
-const CommandRegistration registration{"formats", 40, &add_formats_command};
+const CommandRegistration formats_registration{"formats", 40, &add_formats_command};
 
 }  // namespace
 }  // namespace onnxq::cli

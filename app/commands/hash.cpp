@@ -192,7 +192,7 @@ void add_hash_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_hash(*opts); });
 }
 
-const CommandRegistration registration{"hash", 54, &add_hash_command};
+const CommandRegistration hash_registration{"hash", 54, &add_hash_command};
 
 }  // namespace
 }  // namespace onnxq::cli

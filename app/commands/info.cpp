@@ -232,7 +232,7 @@ void add_info_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_info(*opts); });
 }
 
-const CommandRegistration registration{"info", 10, &add_info_command};
+const CommandRegistration info_registration{"info", 10, &add_info_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -162,7 +162,7 @@ void add_list_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_list(*opts); });
 }
 
-const CommandRegistration registration{"list", 30, &add_list_command};
+const CommandRegistration list_registration{"list", 30, &add_list_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -32,7 +32,7 @@ void add_make_case_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_make_case(*opts); });
 }
 
-const CommandRegistration registration{"make-case", 64, &add_make_case_command};
+const CommandRegistration make_case_registration{"make-case", 64, &add_make_case_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -107,7 +107,7 @@ void add_meta_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_meta(*opts); });
 }
 
-const CommandRegistration registration{"meta", 20, &add_meta_command};
+const CommandRegistration meta_registration{"meta", 20, &add_meta_command};
 
 }  // namespace
 }  // namespace onnxq::cli

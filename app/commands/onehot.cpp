@@ -54,7 +54,7 @@ void add_onehot_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_onehot(*opts); });
 }
 
-const CommandRegistration registration{"onehot", 71, &add_onehot_command};
+const CommandRegistration onehot_registration{"onehot", 71, &add_onehot_command};
 
 }  // namespace
 }  // namespace onnxq::cli

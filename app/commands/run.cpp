@@ -29,7 +29,7 @@ void add_run_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_run(*opts); });
 }
 
-const CommandRegistration registration{"run", 62, &add_run_command};
+const CommandRegistration run_registration{"run", 62, &add_run_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -141,7 +141,7 @@ void add_stats_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_stats(*opts); });
 }
 
-const CommandRegistration registration{"stats", 52, &add_stats_command};
+const CommandRegistration stats_registration{"stats", 52, &add_stats_command};
 
 }  // namespace
 }  // namespace onnxq::cli

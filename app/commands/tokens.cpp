@@ -132,7 +132,7 @@ void add_tokens_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_tokens(*opts); });
 }
 
-const CommandRegistration registration{"tokens", 25, &add_tokens_command};
+const CommandRegistration tokens_registration{"tokens", 25, &add_tokens_command};
 
 }  // namespace
 }  // namespace onnxq::cli

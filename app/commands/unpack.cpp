@@ -60,7 +60,7 @@ void add_unpack_command(CLI::App& app, const GlobalOptions&) {
   cmd->callback([opts] { run_unpack(*opts); });
 }
 
-const CommandRegistration registration{"unpack", 70, &add_unpack_command};
+const CommandRegistration unpack_registration{"unpack", 70, &add_unpack_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -30,7 +30,7 @@ void add_unsqueeze_command(CLI::App& app, const GlobalOptions&) {
   });
 }
 
-const CommandRegistration registration{"unsqueeze", 72, &add_unsqueeze_command};
+const CommandRegistration unsqueeze_registration{"unsqueeze", 72, &add_unsqueeze_command};
 
 }  // namespace
 }  // namespace onnxq::cli

@@ -14,8 +14,6 @@ namespace {
 using check_detail::find_key;
 using check_detail::Report;
 
-std::string str(std::uint64_t v) { return std::to_string(v); }
-
 // A split.* integer as onnxq's reader takes it: nullopt when absent; a finding when not an integer.
 std::optional<std::uint64_t> split_value(const GgufShard& facts, std::string_view key, Report& report) {
   const GgufKeyValue* kv = find_key(facts, key);
@@ -47,24 +45,24 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
     if (n && *n != count)
       s.report
           .error("split-count", find_key(s.facts, "split.count")->offset,
-                 "says " + str(*n) + " shards, but the file name says " + str(count))
+                 "says " + std::to_string(*n) + " shards, but the file name says " + std::to_string(count))
           .key = "split.count";
     if (no && *no != i)
       s.report
           .error("split-no", find_key(s.facts, "split.no")->offset,
-                 "is " + str(*no) + ", expected " + str(i) + " for shard " + str(i + 1))
+                 "is " + std::to_string(*no) + ", expected " + std::to_string(i) + " for shard " + std::to_string(i + 1))
           .key = "split.no";
     if (i == 0) first_total = total;
     if (i > 0 && total && first_total && *total != *first_total)
       s.report
           .warning("split-keys-disagree", find_key(s.facts, "split.tensors.count")->offset,
-                   "is " + str(*total) + " here but " + str(*first_total) + " in the first shard")
+                   "is " + std::to_string(*total) + " here but " + std::to_string(*first_total) + " in the first shard")
           .key = "split.tensors.count";
     found += s.facts.tensors.size();
     for (const auto& t : s.facts.tensors) {
       auto [it, fresh] = names.try_emplace(t.name, i);
       if (!fresh && it->second != i)
-        s.report.error("split-duplicate-tensor", t.info_offset, "also appears in shard " + str(it->second + 1)).tensor =
+        s.report.error("split-duplicate-tensor", t.info_offset, "also appears in shard " + std::to_string(it->second + 1)).tensor =
             t.name;
     }
   }
@@ -72,11 +70,11 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
     shards[0]
         .report
         .error("split-tensor-count", find_key(shards[0].facts, "split.tensors.count")->offset,
-               "says " + str(*first_total) + " tensors, but the shards hold " + str(found))
+               "says " + std::to_string(*first_total) + " tensors, but the shards hold " + std::to_string(found))
         .key = "split.tensors.count";
   if (with_keys != 0 && with_keys != shards.size())
     shards[0].report.warning("split-keys-disagree", std::nullopt,
-                             str(shards.size() - with_keys) + " of " + str(shards.size()) +
+                             std::to_string(shards.size() - with_keys) + " of " + std::to_string(shards.size()) +
                                  " shards have no split.* keys while the others have them");
 }
 
@@ -107,7 +105,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     if (count && *count > 1)
       s.report
           .error("split-count", find_key(s.facts, "split.count")->offset,
-                 "is " + str(*count) +
+                 "is " + std::to_string(*count) +
                      " but the file name does not follow <name>-00001-of-0000N.gguf, so its shards cannot be found")
           .key = "split.count";
     return std::move(s.report.findings());
@@ -117,7 +115,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
   MappedFile::open(path);  // the named file itself must be readable
   Report set(path);
   if (index < 1 || index > count)
-    set.error("split-index", std::nullopt, "shard number " + str(index) + " is outside 1.." + str(count));
+    set.error("split-index", std::nullopt, "shard number " + std::to_string(index) + " is outside 1.." + std::to_string(count));
   std::vector<std::shared_ptr<const MappedFile>> files;  // the walk's views point into them
   bool complete = true;
   for (int i = 1; i <= count; ++i) {
@@ -128,7 +126,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     try {
       file = MappedFile::open(p);
     } catch (const std::exception&) {
-      set.error("split-missing-shard", std::nullopt, "shard " + str(i) + " of " + str(count) + " cannot be read: " + p);
+      set.error("split-missing-shard", std::nullopt, "shard " + std::to_string(i) + " of " + std::to_string(count) + " cannot be read: " + p);
       complete = false;
       continue;
     }

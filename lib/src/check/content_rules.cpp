@@ -7,8 +7,6 @@
 namespace onnxq::check_detail {
 namespace {
 
-std::string str(std::uint64_t v) { return std::to_string(v); }
-
 bool is_array(const GgufKeyValue* kv) { return kv && kv->value.type() == GgufType::Array; }
 
 bool is_negative(const GgufValue& v) {
@@ -30,15 +28,15 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (is_array(kv) && kv->value.as_array().size() != n_vocab)
       report
           .warning("tokenizer-lengths", kv->offset,
-                   "holds " + str(kv->value.as_array().size()) + " entries but tokenizer.ggml.tokens holds " +
-                       str(n_vocab) + ": a loader indexing one by the other reads out of bounds")
+                   "holds " + std::to_string(kv->value.as_array().size()) + " entries but tokenizer.ggml.tokens holds " +
+                       std::to_string(n_vocab) + ": a loader indexing one by the other reads out of bounds")
           .key = kv->key;
   }
   for (const TensorInfo& t : shard.tensors)
     if (t.name == "token_embd.weight" && t.ne.size() >= 2 && t.ne[1] != n_vocab)
       report
           .warning("vocab-size", t.info_offset,
-                   "token_embd.weight has " + str(t.ne[1]) + " rows but the vocabulary has " + str(n_vocab) + " tokens")
+                   "token_embd.weight has " + std::to_string(t.ne[1]) + " rows but the vocabulary has " + std::to_string(n_vocab) + " tokens")
           .tensor = t.name;
   const GgufKeyValue* arch = find_key(shard, "general.architecture");
   if (arch && arch->value.type() == GgufType::String) {
@@ -46,7 +44,7 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (const GgufKeyValue* kv = find_key(shard, key); kv && kv->value.is_integer() && kv->value.raw_bits() != n_vocab)
       report
           .warning("vocab-size", kv->offset,
-                   "says " + str(kv->value.raw_bits()) + " but tokenizer.ggml.tokens holds " + str(n_vocab) + " tokens")
+                   "says " + std::to_string(kv->value.raw_bits()) + " but tokenizer.ggml.tokens holds " + std::to_string(n_vocab) + " tokens")
           .key = kv->key;
   }
   // Special-token ids index the vocabulary.
@@ -56,7 +54,7 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (kv.value.raw_bits() >= n_vocab)
       report
           .warning("token-id-range", kv.offset,
-                   "token id " + str(kv.value.raw_bits()) + " is outside the vocabulary of " + str(n_vocab) + " tokens")
+                   "token id " + std::to_string(kv.value.raw_bits()) + " is outside the vocabulary of " + std::to_string(n_vocab) + " tokens")
           .key = kv.key;
   }
 }
@@ -71,7 +69,7 @@ void template_rules(const GgufShard& shard, Report& report) {
     for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
     report
         .warning("chat-template-internals", kv.offset,
-                 "the chat template reaches Python/Jinja internals (" + list + ", first at character " + str(first) +
+                 "the chat template reaches Python/Jinja internals (" + list + ", first at character " + std::to_string(first) +
                      "); an unsandboxed Jinja renderer runs such code (CVE-2024-34359)")
         .key = kv.key;
   }

@@ -12,8 +12,6 @@
 namespace onnxq::check_detail {
 namespace {
 
-std::string str(std::uint64_t v) { return std::to_string(v); }
-
 class FileRules final : public gguf_detail::ParseListener {
  public:
   FileRules(std::span<const std::byte> bytes, Report& report) : bytes_(bytes), report_(report) {}
@@ -43,21 +41,21 @@ class FileRules final : public gguf_detail::ParseListener {
     auto tag = [&](Finding& f) { f.key = key; };
     if (key.size() > kGgufSpecMaxKeyBytes)
       tag(report_.error("key-too-long", offset,
-                        "metadata key of " + str(key.size()) + " bytes: the GGUF specification allows at most " +
-                            str(kGgufSpecMaxKeyBytes) + " (ggml accepts it)"));
+                        "metadata key of " + std::to_string(key.size()) + " bytes: the GGUF specification allows at most " +
+                            std::to_string(kGgufSpecMaxKeyBytes) + " (ggml accepts it)"));
     const auto non_ascii = std::find_if(key.begin(), key.end(), [](char c) { return (c & 0x80) != 0; });
     if (non_ascii != key.end())
       tag(report_.error("non-ascii-key", offset,
-                        "metadata key is not ASCII (byte " + str(non_ascii - key.begin()) +
+                        "metadata key is not ASCII (byte " + std::to_string(non_ascii - key.begin()) +
                             "): the GGUF specification requires ASCII keys (ggml accepts them)"));
     if (auto issue = find_control(key, false))
-      tag(report_.warning("control-chars", offset, "metadata key holds " + issue->what + " at byte " + str(issue->at)));
+      tag(report_.warning("control-chars", offset, "metadata key holds " + issue->what + " at byte " + std::to_string(issue->at)));
   }
 
   void string(std::uint64_t offset, std::string_view text, std::uint64_t element) override {
     if (text.size() > kGgmlMaxStringBytes)
       error_for_key("string-too-long", offset,
-                    "string of " + str(text.size()) + " bytes: ggml's reader refuses strings over 64 MiB");
+                    "string of " + std::to_string(text.size()) + " bytes: ggml's reader refuses strings over 64 MiB");
     if (auto issue = find_control(text, /*allow_layout=*/true))
       if (value_.with_controls++ == 0) value_.first_control = {*issue, element};
     if (auto issue = find_invalid_utf8(text))
@@ -73,16 +71,16 @@ class FileRules final : public gguf_detail::ParseListener {
     if (count > kGgmlMaxArrayElements)
       error_for_key(
           "array-too-long", offset,
-          "array of " + str(count) + " elements: ggml's reader refuses more than " + str(kGgmlMaxArrayElements));
+          "array of " + std::to_string(count) + " elements: ggml's reader refuses more than " + std::to_string(kGgmlMaxArrayElements));
   }
 
   // What the strings of a value held, reported once for the value.
   void key_value(const GgufKeyValue& kv) override {
     const bool array = kv.value.type() == GgufType::Array;
     auto report = [&](const char* code, const std::string& what, const FirstIssue& first, std::uint64_t strings) {
-      std::string msg = what + first.issue.what + (array ? " (element " + str(first.element) + " first; " : " (") +
-                        "byte " + str(first.issue.at);
-      if (array) msg += "; " + str(strings) + " strings in all";
+      std::string msg = what + first.issue.what + (array ? " (element " + std::to_string(first.element) + " first; " : " (") +
+                        "byte " + std::to_string(first.issue.at);
+      if (array) msg += "; " + std::to_string(strings) + " strings in all";
       report_.warning(code, kv.offset, msg + ")").key = kv.key;
     };
     if (value_.first_control)
@@ -95,14 +93,14 @@ class FileRules final : public gguf_detail::ParseListener {
     if (a != kGgufDefaultAlignment)
       report_
           .warning("unusual-alignment", kv.offset,
-                   "general.alignment is " + str(a) + ": legal, but writers use " + str(kGgufDefaultAlignment) +
+                   "general.alignment is " + std::to_string(a) + ": legal, but writers use " + std::to_string(kGgufDefaultAlignment) +
                        " (the default)")
           .key = kv.key;
   }
 
   void tensor_name(std::uint64_t offset, std::string_view name) override {
     if (auto issue = find_control(name, false))
-      report_.warning("control-chars", offset, "tensor name holds " + issue->what + " at byte " + str(issue->at))
+      report_.warning("control-chars", offset, "tensor name holds " + issue->what + " at byte " + std::to_string(issue->at))
           .tensor = name;
   }
   // ggml compares tensor names as C strings: up to the first NUL.

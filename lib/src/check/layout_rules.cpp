@@ -8,12 +8,6 @@
 #include "onnxq/core/checked.hpp"
 
 namespace onnxq::check_detail {
-namespace {
-
-std::string str(std::uint64_t v) { return std::to_string(v); }
-
-}  // namespace
-
 void nonzero_padding(std::span<const std::byte> bytes, std::uint64_t from, std::uint64_t to, std::string_view what,
                      Report& report) {
   for (std::uint64_t i = from; i < to && i < bytes.size(); ++i)
@@ -35,8 +29,8 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
     if (ts[i].offset_in_data < ts[i - 1].offset_in_data)
       report
           .error("data-out-of-order", ts[i].info_offset,
-                 "data at " + str(ts[i].offset_in_data) + " lies before that of the previous tensor (" +
-                     str(ts[i - 1].offset_in_data) + "): ggml's reader requires tensor-info order")
+                 "data at " + std::to_string(ts[i].offset_in_data) + " lies before that of the previous tensor (" +
+                     std::to_string(ts[i - 1].offset_in_data) + "): ggml's reader requires tensor-info order")
           .tensor = ts[i].name;
   // Overlaps and gaps, in the order the bytes lie.
   std::vector<std::size_t> order;
@@ -53,13 +47,13 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
     if (!first && t.offset_in_data < reach)
       report
           .error("data-overlap", t.info_offset,
-                 "data [" + str(t.offset_in_data) + ", +" + str(t.byte_size) + ") overlaps that of tensor #" +
-                     str(furthest) + " in tensor-info order: ggml's reader refuses it")
+                 "data [" + std::to_string(t.offset_in_data) + ", +" + std::to_string(t.byte_size) + ") overlaps that of tensor #" +
+                     std::to_string(furthest) + " in tensor-info order: ggml's reader refuses it")
           .tensor = t.name;
     else if (t.offset_in_data > end)
       report
           .error("data-gap", t.info_offset,
-                 str(t.offset_in_data - end) + " unused bytes before this tensor's data: ggml's reader refuses gaps")
+                 std::to_string(t.offset_in_data - end) + " unused bytes before this tensor's data: ggml's reader refuses gaps")
           .tensor = t.name;
     const std::uint64_t t_end = t.offset_in_data + t.byte_size;
     if (first || t_end > reach) {
@@ -84,7 +78,7 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
       if (report.findings().size() == before)
         report
             .error("data-misplaced", t.info_offset,
-                   "data offset " + str(t.offset_in_data) + ", but ggml's reader expects " + str(expected) +
+                   "data offset " + std::to_string(t.offset_in_data) + ", but ggml's reader expects " + std::to_string(expected) +
                        " (the previous tensors' padded sizes)")
             .tensor = t.name;
       chain = false;
@@ -96,12 +90,12 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
   const std::uint64_t section_end = data + (chain ? expected : end);
   if (chain && section_end > size)
     report.error("data-section-truncated", size,
-                 "the file ends " + str(section_end - size) +
+                 "the file ends " + std::to_string(section_end - size) +
                      " bytes before the padded end of the data section: ggml's reader refuses it when it loads "
                      "the data (as llama-gguf-hash does); llama.cpp's mmap loader accepts it");
   else if (section_end < size)
     report.warning("trailing-bytes", section_end,
-                   str(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
+                   std::to_string(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
 }
 
 }  // namespace onnxq::check_detail
