@@ -49,8 +49,9 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
           .key = "split.count";
     if (no && *no != i)
       s.report
-          .error("split-no", find_key(s.facts, "split.no")->offset,
-                 "is " + std::to_string(*no) + ", expected " + std::to_string(i) + " for shard " + std::to_string(i + 1))
+          .error(
+              "split-no", find_key(s.facts, "split.no")->offset,
+              "is " + std::to_string(*no) + ", expected " + std::to_string(i) + " for shard " + std::to_string(i + 1))
           .key = "split.no";
     if (i == 0) first_total = total;
     if (i > 0 && total && first_total && *total != *first_total)
@@ -62,8 +63,9 @@ void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
     for (const auto& t : s.facts.tensors) {
       auto [it, fresh] = names.try_emplace(t.name, i);
       if (!fresh && it->second != i)
-        s.report.error("split-duplicate-tensor", t.info_offset, "also appears in shard " + std::to_string(it->second + 1)).tensor =
-            t.name;
+        s.report
+            .error("split-duplicate-tensor", t.info_offset, "also appears in shard " + std::to_string(it->second + 1))
+            .tensor = t.name;
     }
   }
   if (first_total && *first_total != found)
@@ -115,7 +117,8 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
   MappedFile::open(path);  // the named file itself must be readable
   Report set(path);
   if (index < 1 || index > count)
-    set.error("split-index", std::nullopt, "shard number " + std::to_string(index) + " is outside 1.." + std::to_string(count));
+    set.error("split-index", std::nullopt,
+              "shard number " + std::to_string(index) + " is outside 1.." + std::to_string(count));
   std::vector<std::shared_ptr<const MappedFile>> files;  // the walk's views point into them
   bool complete = true;
   for (int i = 1; i <= count; ++i) {
@@ -126,7 +129,8 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     try {
       file = MappedFile::open(p);
     } catch (const std::exception&) {
-      set.error("split-missing-shard", std::nullopt, "shard " + std::to_string(i) + " of " + std::to_string(count) + " cannot be read: " + p);
+      set.error("split-missing-shard", std::nullopt,
+                "shard " + std::to_string(i) + " of " + std::to_string(count) + " cannot be read: " + p);
       complete = false;
       continue;
     }

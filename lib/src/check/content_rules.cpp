@@ -28,15 +28,17 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (is_array(kv) && kv->value.as_array().size() != n_vocab)
       report
           .warning("tokenizer-lengths", kv->offset,
-                   "holds " + std::to_string(kv->value.as_array().size()) + " entries but tokenizer.ggml.tokens holds " +
-                       std::to_string(n_vocab) + ": a loader indexing one by the other reads out of bounds")
+                   "holds " + std::to_string(kv->value.as_array().size()) +
+                       " entries but tokenizer.ggml.tokens holds " + std::to_string(n_vocab) +
+                       ": a loader indexing one by the other reads out of bounds")
           .key = kv->key;
   }
   for (const TensorInfo& t : shard.tensors)
     if (t.name == "token_embd.weight" && t.ne.size() >= 2 && t.ne[1] != n_vocab)
       report
           .warning("vocab-size", t.info_offset,
-                   "token_embd.weight has " + std::to_string(t.ne[1]) + " rows but the vocabulary has " + std::to_string(n_vocab) + " tokens")
+                   "token_embd.weight has " + std::to_string(t.ne[1]) + " rows but the vocabulary has " +
+                       std::to_string(n_vocab) + " tokens")
           .tensor = t.name;
   const GgufKeyValue* arch = find_key(shard, "general.architecture");
   if (arch && arch->value.type() == GgufType::String) {
@@ -44,7 +46,8 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (const GgufKeyValue* kv = find_key(shard, key); kv && kv->value.is_integer() && kv->value.raw_bits() != n_vocab)
       report
           .warning("vocab-size", kv->offset,
-                   "says " + std::to_string(kv->value.raw_bits()) + " but tokenizer.ggml.tokens holds " + std::to_string(n_vocab) + " tokens")
+                   "says " + std::to_string(kv->value.raw_bits()) + " but tokenizer.ggml.tokens holds " +
+                       std::to_string(n_vocab) + " tokens")
           .key = kv->key;
   }
   // Special-token ids index the vocabulary.
@@ -54,7 +57,8 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
     if (kv.value.raw_bits() >= n_vocab)
       report
           .warning("token-id-range", kv.offset,
-                   "token id " + std::to_string(kv.value.raw_bits()) + " is outside the vocabulary of " + std::to_string(n_vocab) + " tokens")
+                   "token id " + std::to_string(kv.value.raw_bits()) + " is outside the vocabulary of " +
+                       std::to_string(n_vocab) + " tokens")
           .key = kv.key;
   }
 }
@@ -69,8 +73,8 @@ void template_rules(const GgufShard& shard, Report& report) {
     for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
     report
         .warning("chat-template-internals", kv.offset,
-                 "the chat template reaches Python/Jinja internals (" + list + ", first at character " + std::to_string(first) +
-                     "); an unsandboxed Jinja renderer runs such code (CVE-2024-34359)")
+                 "the chat template reaches Python/Jinja internals (" + list + ", first at character " +
+                     std::to_string(first) + "); an unsandboxed Jinja renderer runs such code (CVE-2024-34359)")
         .key = kv.key;
   }
 }

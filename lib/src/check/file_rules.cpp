@@ -41,15 +41,17 @@ class FileRules final : public gguf_detail::ParseListener {
     auto tag = [&](Finding& f) { f.key = key; };
     if (key.size() > kGgufSpecMaxKeyBytes)
       tag(report_.error("key-too-long", offset,
-                        "metadata key of " + std::to_string(key.size()) + " bytes: the GGUF specification allows at most " +
-                            std::to_string(kGgufSpecMaxKeyBytes) + " (ggml accepts it)"));
+                        "metadata key of " + std::to_string(key.size()) +
+                            " bytes: the GGUF specification allows at most " + std::to_string(kGgufSpecMaxKeyBytes) +
+                            " (ggml accepts it)"));
     const auto non_ascii = std::find_if(key.begin(), key.end(), [](char c) { return (c & 0x80) != 0; });
     if (non_ascii != key.end())
       tag(report_.error("non-ascii-key", offset,
                         "metadata key is not ASCII (byte " + std::to_string(non_ascii - key.begin()) +
                             "): the GGUF specification requires ASCII keys (ggml accepts them)"));
     if (auto issue = find_control(key, false))
-      tag(report_.warning("control-chars", offset, "metadata key holds " + issue->what + " at byte " + std::to_string(issue->at)));
+      tag(report_.warning("control-chars", offset,
+                          "metadata key holds " + issue->what + " at byte " + std::to_string(issue->at)));
   }
 
   void string(std::uint64_t offset, std::string_view text, std::uint64_t element) override {
@@ -69,17 +71,18 @@ class FileRules final : public gguf_detail::ParseListener {
                     "array of arrays: ggml's reader refuses them (the GGUF specification and onnxq allow them)");
     }
     if (count > kGgmlMaxArrayElements)
-      error_for_key(
-          "array-too-long", offset,
-          "array of " + std::to_string(count) + " elements: ggml's reader refuses more than " + std::to_string(kGgmlMaxArrayElements));
+      error_for_key("array-too-long", offset,
+                    "array of " + std::to_string(count) + " elements: ggml's reader refuses more than " +
+                        std::to_string(kGgmlMaxArrayElements));
   }
 
   // What the strings of a value held, reported once for the value.
   void key_value(const GgufKeyValue& kv) override {
     const bool array = kv.value.type() == GgufType::Array;
     auto report = [&](const char* code, const std::string& what, const FirstIssue& first, std::uint64_t strings) {
-      std::string msg = what + first.issue.what + (array ? " (element " + std::to_string(first.element) + " first; " : " (") +
-                        "byte " + std::to_string(first.issue.at);
+      std::string msg = what + first.issue.what +
+                        (array ? " (element " + std::to_string(first.element) + " first; " : " (") + "byte " +
+                        std::to_string(first.issue.at);
       if (array) msg += "; " + std::to_string(strings) + " strings in all";
       report_.warning(code, kv.offset, msg + ")").key = kv.key;
     };
@@ -93,14 +96,16 @@ class FileRules final : public gguf_detail::ParseListener {
     if (a != kGgufDefaultAlignment)
       report_
           .warning("unusual-alignment", kv.offset,
-                   "general.alignment is " + std::to_string(a) + ": legal, but writers use " + std::to_string(kGgufDefaultAlignment) +
-                       " (the default)")
+                   "general.alignment is " + std::to_string(a) + ": legal, but writers use " +
+                       std::to_string(kGgufDefaultAlignment) + " (the default)")
           .key = kv.key;
   }
 
   void tensor_name(std::uint64_t offset, std::string_view name) override {
     if (auto issue = find_control(name, false))
-      report_.warning("control-chars", offset, "tensor name holds " + issue->what + " at byte " + std::to_string(issue->at))
+      report_
+          .warning("control-chars", offset,
+                   "tensor name holds " + issue->what + " at byte " + std::to_string(issue->at))
           .tensor = name;
   }
   // ggml compares tensor names as C strings: up to the first NUL.

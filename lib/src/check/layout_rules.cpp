@@ -47,13 +47,15 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
     if (!first && t.offset_in_data < reach)
       report
           .error("data-overlap", t.info_offset,
-                 "data [" + std::to_string(t.offset_in_data) + ", +" + std::to_string(t.byte_size) + ") overlaps that of tensor #" +
-                     std::to_string(furthest) + " in tensor-info order: ggml's reader refuses it")
+                 "data [" + std::to_string(t.offset_in_data) + ", +" + std::to_string(t.byte_size) +
+                     ") overlaps that of tensor #" + std::to_string(furthest) +
+                     " in tensor-info order: ggml's reader refuses it")
           .tensor = t.name;
     else if (t.offset_in_data > end)
       report
           .error("data-gap", t.info_offset,
-                 std::to_string(t.offset_in_data - end) + " unused bytes before this tensor's data: ggml's reader refuses gaps")
+                 std::to_string(t.offset_in_data - end) +
+                     " unused bytes before this tensor's data: ggml's reader refuses gaps")
           .tensor = t.name;
     const std::uint64_t t_end = t.offset_in_data + t.byte_size;
     if (first || t_end > reach) {
@@ -78,8 +80,8 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
       if (report.findings().size() == before)
         report
             .error("data-misplaced", t.info_offset,
-                   "data offset " + std::to_string(t.offset_in_data) + ", but ggml's reader expects " + std::to_string(expected) +
-                       " (the previous tensors' padded sizes)")
+                   "data offset " + std::to_string(t.offset_in_data) + ", but ggml's reader expects " +
+                       std::to_string(expected) + " (the previous tensors' padded sizes)")
             .tensor = t.name;
       chain = false;
       break;
@@ -94,8 +96,9 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
                      " bytes before the padded end of the data section: ggml's reader refuses it when it loads "
                      "the data (as llama-gguf-hash does); llama.cpp's mmap loader accepts it");
   else if (section_end < size)
-    report.warning("trailing-bytes", section_end,
-                   std::to_string(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
+    report.warning(
+        "trailing-bytes", section_end,
+        std::to_string(size - section_end) + " bytes after the padded end of the data section belong to no tensor");
 }
 
 }  // namespace onnxq::check_detail

@@ -14,6 +14,7 @@ namespace {
 
 using testing::GgufBuilder;
 using testing::GgufBytes;
+using testing::parse_gguf;
 
 GgufBuilder sample(bool big_endian, const std::string& magic) {
   GgufBuilder b;
@@ -39,17 +40,13 @@ GgufBuilder sample(bool big_endian, const std::string& magic) {
   return b;
 }
 
-GgufFile parse(const std::vector<std::uint8_t>& bytes) {
-  return GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "mem.gguf");
-}
-
 TEST(GgufByteOrder, BigEndianFilesReadTheSameValues) {
   const auto le_bytes = sample(false, "GGUF").build();
   for (const std::string magic : {"GGUF", "FUGG"}) {
     SCOPED_TRACE(magic);
     const auto be_bytes = sample(true, magic).build();
-    const GgufFile le = parse(le_bytes);
-    const GgufFile be = parse(be_bytes);
+    const GgufFile le = parse_gguf(le_bytes);
+    const GgufFile be = parse_gguf(be_bytes);
     EXPECT_FALSE(le.primary().big_endian);
     EXPECT_TRUE(be.primary().big_endian);
     EXPECT_EQ(be.primary().version, 3u);
@@ -93,8 +90,8 @@ TEST(GgufByteOrder, BigEndianBlocksDecodeLikeTheirTwinOnManyThreads) {
   };
   const auto le_bytes = build(false, le_data);
   const auto be_bytes = build(true, be_data);
-  const GgufFile le = parse(le_bytes);
-  const GgufFile be = parse(be_bytes);
+  const GgufFile le = parse_gguf(le_bytes);
+  const GgufFile be = parse_gguf(be_bytes);
   ASSERT_TRUE(tensor_data_is_big_endian(be, be.tensors()[0]));
   ASSERT_FALSE(tensor_data_is_big_endian(le, le.tensors()[0]));
   for (DType out : {DType::Float, DType::Float16, DType::BFloat16, DType::Double}) {

@@ -16,6 +16,7 @@ namespace {
 using testing::BuilderTensor;
 using testing::GgufBuilder;
 using testing::GgufBytes;
+using testing::parse_gguf;
 using Bytes = std::vector<std::uint8_t>;
 
 constexpr std::uint64_t kU64Max = UINT64_MAX;
@@ -38,10 +39,6 @@ std::size_t find(const Bytes& bytes, const std::string& needle) {
   auto it = std::search(bytes.begin(), bytes.end(), needle.begin(), needle.end());
   if (it == bytes.end()) throw std::runtime_error("needle not found");
   return static_cast<std::size_t>(it - bytes.begin());
-}
-
-GgufFile parse(const Bytes& bytes) {
-  return GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "test.gguf");
 }
 
 // Nested array payload `depth` levels deep around one u8.
@@ -377,7 +374,7 @@ std::vector<Case> catalogue() {
   c.push_back({"header padding cut off, all tensors empty",
                [] {
                  auto bytes = one_tensor({32, 0}, 2).build();
-                 bytes.resize(parse(bytes).primary().data_offset - 1);  // the last padding byte is missing
+                 bytes.resize(parse_gguf(bytes).primary().data_offset - 1);  // the last padding byte is missing
                  return bytes;
                },
                false, "past the end"});
@@ -390,11 +387,11 @@ TEST(GgufMalformed, Catalogue) {
     SCOPED_TRACE(c.name);
     const Bytes bytes = c.make();
     if (c.accept) {
-      EXPECT_NO_THROW(parse(bytes));
+      EXPECT_NO_THROW(parse_gguf(bytes));
       continue;
     }
     try {
-      parse(bytes);
+      parse_gguf(bytes);
       ADD_FAILURE() << "accepted a malformed file: " << c.name;
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
@@ -430,33 +427,33 @@ TEST(GgufMalformed, EveryTruncationIsRejected) {
   const Bytes zoo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(zoo.size(), 1000u);
   const std::uint64_t data_end = [&] {
-    const GgufFile model = parse(zoo);
+    const GgufFile model = parse_gguf(zoo);
     std::uint64_t end = 0;
     for (const auto& t : model.tensors()) end = std::max(end, t.file_offset + t.byte_size);
     return end;
   }();
   for (std::size_t n = 0; n < data_end; ++n) {
     const Bytes prefix(zoo.begin(), zoo.begin() + static_cast<std::ptrdiff_t>(n));
-    EXPECT_THROW(parse(prefix), Error) << "prefix of " << n << " bytes";
+    EXPECT_THROW(parse_gguf(prefix), Error) << "prefix of " << n << " bytes";
     const auto findings = check_gguf_bytes({reinterpret_cast<const std::byte*>(prefix.data()), prefix.size()}, "p");
     EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](auto& f) { return f.severity == Severity::Error; }))
         << "check accepts the prefix of " << n << " bytes";
   }
-  EXPECT_NO_THROW(parse(Bytes(zoo.begin(), zoo.begin() + static_cast<std::ptrdiff_t>(data_end))));
+  EXPECT_NO_THROW(parse_gguf(Bytes(zoo.begin(), zoo.begin() + static_cast<std::ptrdiff_t>(data_end))));
 }
 
 // Single-bit flips anywhere in the header never crash the reader; errors are typed.
 TEST(GgufMalformed, BitFlipsInTheHeaderNeverCrash) {
   std::ifstream in(std::string(ONNXQ_TESTDATA_DIR) + "/zoo.gguf", std::ios::binary);
   const Bytes zoo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t header = parse(zoo).primary().data_offset;
+  const std::size_t header = parse_gguf(zoo).primary().data_offset;
   std::size_t rejected = 0;
   for (std::size_t i = 0; i < header; ++i) {
     for (int bit : {0, 3, 7}) {
       Bytes mutated = zoo;
       mutated[i] ^= static_cast<std::uint8_t>(1u << bit);
       try {
-        const GgufFile model = parse(mutated);
+        const GgufFile model = parse_gguf(mutated);
         for (const auto& t : model.tensors()) ASSERT_LE(t.file_offset + t.byte_size, mutated.size());
       } catch (const Error& e) {
         ++rejected;

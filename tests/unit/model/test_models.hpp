@@ -60,9 +60,7 @@ inline void kv_bool(GgufBuilder& b, const std::string& key, bool v) {
 struct BuiltModel {
   std::vector<std::uint8_t> bytes;
   GgufFile file;
-  explicit BuiltModel(const GgufBuilder& b)
-      : bytes(b.build()),
-        file(GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "test.gguf")) {}
+  explicit BuiltModel(const GgufBuilder& b) : bytes(b.build()), file(parse_gguf(bytes)) {}
   BuiltModel(const BuiltModel&) = delete;
 };
 

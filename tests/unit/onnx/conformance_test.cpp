@@ -15,32 +15,31 @@
 #include "onnxq/onnx/conformance.hpp"
 #include "onnxq/onnx/onnx_io.hpp"
 #include "onnxq/onnx/tensor_compare.hpp"
+#include "op_tensors.hpp"
 
 namespace fs = std::filesystem;
 
 namespace onnxq {
 namespace {
 
-template <class T>
-Tensor tensor_of(DType dtype, Shape shape, std::vector<T> values) {
-  return Tensor::from_bytes(dtype, std::move(shape), std::as_bytes(std::span(values)));
-}
-Tensor f32(Shape shape, std::vector<float> v) { return tensor_of(DType::Float, std::move(shape), std::move(v)); }
+using testing::typed_tensor;
+
+Tensor f32(Shape shape, std::vector<float> v) { return typed_tensor(DType::Float, std::move(shape), v); }
 
 TEST(FindMismatch, IntegersExactWithTheFirstDifferenceNamed) {
-  const Tensor expected = tensor_of<std::int32_t>(DType::Int32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 7});
+  const Tensor expected = typed_tensor<std::int32_t>(DType::Int32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 7});
   EXPECT_EQ(find_mismatch(expected, expected), std::nullopt);
-  const Tensor got = tensor_of<std::int32_t>(DType::Int32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 5});
+  const Tensor got = typed_tensor<std::int32_t>(DType::Int32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 5});
   EXPECT_EQ(find_mismatch(expected, got), "element [1,3] expected 7 got 5");
   // A tolerance does not loosen integers.
   EXPECT_EQ(find_mismatch(expected, got, Tolerance{1, 10}), "element [1,3] expected 7 got 5");
-  const Tensor u64 = tensor_of<std::uint64_t>(DType::UInt64, {1}, {~0ull});
-  EXPECT_EQ(find_mismatch(u64, tensor_of<std::uint64_t>(DType::UInt64, {1}, {1})),
+  const Tensor u64 = typed_tensor<std::uint64_t>(DType::UInt64, {1}, {~0ull});
+  EXPECT_EQ(find_mismatch(u64, typed_tensor<std::uint64_t>(DType::UInt64, {1}, {1})),
             "element [0] expected 18446744073709551615 got 1");
 }
 
 TEST(FindMismatch, DtypeAndShapeMustMatchExactly) {
-  EXPECT_EQ(find_mismatch(f32({2}, {1, 2}), tensor_of<double>(DType::Double, {2}, {1, 2})),
+  EXPECT_EQ(find_mismatch(f32({2}, {1, 2}), typed_tensor<double>(DType::Double, {2}, {1, 2})),
             "dtype expected FLOAT got DOUBLE");
   EXPECT_EQ(find_mismatch(f32({2, 1}, {1, 2}), f32({1, 2}, {1, 2})), "shape expected [2, 1] got [1, 2]");
   EXPECT_EQ(find_mismatch(f32({}, {1}), f32({1}, {1})), "shape expected [] got [1]");
@@ -70,15 +69,15 @@ TEST(FindMismatch, ToleranceIsAtolPlusRtolTimesExpected) {
 }
 
 TEST(FindMismatch, NarrowFloatsComparedAfterWidening) {
-  auto f16 = [](std::uint16_t bits) { return tensor_of<std::uint16_t>(DType::Float16, {1}, {bits}); };
+  auto f16 = [](std::uint16_t bits) { return typed_tensor<std::uint16_t>(DType::Float16, {1}, {bits}); };
   // 0x3C01 is 1 + 2^-10.
   EXPECT_EQ(find_mismatch(f16(0x3C00), f16(0x3C01)), "element [0] expected 1 got 1.00097656");
   EXPECT_EQ(find_mismatch(f16(0x3C00), f16(0x3C01), Tolerance{1e-3, 0}), std::nullopt);
   EXPECT_NE(find_mismatch(f16(0x3C00), f16(0x3C01), Tolerance{1e-4, 0}), std::nullopt);
   EXPECT_EQ(find_mismatch(f16(0x7E00), f16(0x7C01)), std::nullopt);  // two NaNs
-  auto bf16 = [](std::uint16_t bits) { return tensor_of<std::uint16_t>(DType::BFloat16, {1}, {bits}); };
+  auto bf16 = [](std::uint16_t bits) { return typed_tensor<std::uint16_t>(DType::BFloat16, {1}, {bits}); };
   EXPECT_EQ(find_mismatch(bf16(0x3F80), bf16(0x3FC0)), "element [0] expected 1 got 1.5");
-  auto f8 = [](std::uint8_t bits) { return tensor_of<std::uint8_t>(DType::Float8E4M3FN, {1}, {bits}); };
+  auto f8 = [](std::uint8_t bits) { return typed_tensor<std::uint8_t>(DType::Float8E4M3FN, {1}, {bits}); };
   EXPECT_EQ(find_mismatch(f8(0x38), f8(0x39)), "element [0] expected 1 got 1.125");
   EXPECT_EQ(find_mismatch(f8(0x7F), f8(0xFF)), std::nullopt);  // both NaN
 }
@@ -86,15 +85,15 @@ TEST(FindMismatch, NarrowFloatsComparedAfterWidening) {
 TEST(FindMismatch, StringsBoolComplexAndFourBit) {
   const Tensor a = Tensor::from_strings({2}, {"x", "y"});
   EXPECT_EQ(find_mismatch(a, Tensor::from_strings({2}, {"x", "y\n"})), "element [1] expected \"y\" got \"y\\x0a\"");
-  EXPECT_EQ(find_mismatch(tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 0}),
-                          tensor_of<std::uint8_t>(DType::Bool, {2}, {1, 1})),
+  EXPECT_EQ(find_mismatch(typed_tensor<std::uint8_t>(DType::Bool, {2}, {1, 0}),
+                          typed_tensor<std::uint8_t>(DType::Bool, {2}, {1, 1})),
             "element [1] expected false got true");
-  EXPECT_EQ(
-      find_mismatch(tensor_of<float>(DType::Complex64, {1}, {1, 2}), tensor_of<float>(DType::Complex64, {1}, {1, 3})),
-      "element [0] expected (1,2) got (1,3)");
+  EXPECT_EQ(find_mismatch(typed_tensor<float>(DType::Complex64, {1}, {1, 2}),
+                          typed_tensor<float>(DType::Complex64, {1}, {1, 3})),
+            "element [0] expected (1,2) got (1,3)");
   // int4 [1, -1, 7] vs [1, -2, 7]: the second value is the high nibble of byte 0.
-  EXPECT_EQ(find_mismatch(tensor_of<std::uint8_t>(DType::Int4, {3}, {0xF1, 0x07}),
-                          tensor_of<std::uint8_t>(DType::Int4, {3}, {0xE1, 0x07})),
+  EXPECT_EQ(find_mismatch(typed_tensor<std::uint8_t>(DType::Int4, {3}, {0xF1, 0x07}),
+                          typed_tensor<std::uint8_t>(DType::Int4, {3}, {0xE1, 0x07})),
             "element [1] expected -1 got -2");
 }
 
@@ -137,7 +136,7 @@ class CaseFolder : public ::testing::Test {
     for (int d = 0; d < data_sets; ++d) {
       const fs::path ds = dir / ("test_data_set_" + std::to_string(d));
       write(ds / "input_0.pb", encode_tensor_proto(f32({2}, {1.5f, -2}), "x"));
-      write(ds / "input_1.pb", encode_tensor_proto(tensor_of<std::int64_t>(DType::Int64, {1}, {0}), "axes",
+      write(ds / "input_1.pb", encode_tensor_proto(typed_tensor<std::int64_t>(DType::Int64, {1}, {0}), "axes",
                                                    TensorProtoEncoding::TypedFields));
       write(ds / "output_0.pb", encode_tensor_proto(f32({1, 2}, expected_values), "y"));
     }
@@ -198,14 +197,14 @@ TEST_F(CaseFolder, BrokenFilesAreFailuresNotCrashes) {
 TEST_F(CaseFolder, WrongInputTypeAndOperatorErrorsFail) {
   const fs::path dir = make_case("test_types", {1.5f, -2});
   write(dir / "test_data_set_0" / "input_0.pb",
-        encode_tensor_proto(tensor_of<double>(DType::Double, {2}, {1.5, -2}), "x"));
+        encode_tensor_proto(typed_tensor<double>(DType::Double, {2}, {1.5, -2}), "x"));
   EXPECT_EQ(verdict(run_conformance_case(dir.string(), {})), "FAIL: input 0 'x' is DOUBLE, the graph declares FLOAT");
   const fs::path dup = make_case("test_dup_axes", {1.5f, -2});
   SingleNodeModel m = unsqueeze_model();
   m.inputs[1].dims = {2};
   write(dup / "model.onnx", encode_model(m));
   write(dup / "test_data_set_0" / "input_1.pb",
-        encode_tensor_proto(tensor_of<std::int64_t>(DType::Int64, {2}, {0, 0}), "axes"));
+        encode_tensor_proto(typed_tensor<std::int64_t>(DType::Int64, {2}, {0, 0}), "axes"));
   const CaseResult r = run_conformance_case(dup.string(), {});
   EXPECT_EQ(r.status, CaseStatus::Fail);
   EXPECT_FALSE(r.reason.empty());

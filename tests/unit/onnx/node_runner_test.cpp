@@ -6,15 +6,14 @@
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
+#include "op_tensors.hpp"
 
 namespace onnxq {
 namespace {
 
-template <class T>
-Tensor tensor_of(DType dtype, Shape shape, std::vector<T> values) {
-  return Tensor::from_bytes(dtype, std::move(shape), std::as_bytes(std::span(values)));
-}
-Tensor i64(Shape shape, std::vector<std::int64_t> v) { return tensor_of(DType::Int64, std::move(shape), std::move(v)); }
+using testing::typed_tensor;
+
+Tensor i64(Shape shape, std::vector<std::int64_t> v) { return typed_tensor(DType::Int64, std::move(shape), v); }
 
 NodeAttribute int_attribute(const std::string& name, std::int64_t v) {
   NodeAttribute a;
@@ -55,7 +54,7 @@ std::string error_of(const SingleNodeModel& m, std::span<const Tensor> inputs) {
 
 TEST(NodeRunner, OneHotNegativeIndexIsOffAtOpset9AndCountsFromTheBackAtOpset11) {
   const std::vector<Tensor> inputs = {i64({2}, {-1, 1}), i64({}, {3}),
-                                      tensor_of<std::int32_t>(DType::Int32, {2}, {0, 5})};
+                                      typed_tensor<std::int32_t>(DType::Int32, {2}, {0, 5})};
   auto values = [](const Tensor& t) {
     std::vector<std::int32_t> v(t.element_count());
     std::memcpy(v.data(), t.bytes().data(), t.bytes().size());
@@ -75,7 +74,7 @@ TEST(NodeRunner, OneHotNegativeIndexIsOffAtOpset9AndCountsFromTheBackAtOpset11) 
 }
 
 TEST(NodeRunner, UnsqueezeAxesAttributeBefore13InputFrom13) {
-  const Tensor data = tensor_of<float>(DType::Float, {3}, {1, 2, 3});
+  const Tensor data = typed_tensor<float>(DType::Float, {3}, {1, 2, 3});
   // Opset 11 allows negative axes in the attribute.
   const auto v11 = run_model(model_of("Unsqueeze", 11, {"data"}, {ints_attribute("axes", {-1})}), std::vector{data});
   EXPECT_EQ(v11[0].shape(), (Shape{3, 1}));
@@ -100,7 +99,7 @@ TEST(NodeRunner, AttributeTypesAreChecked) {
   bits.name = "bits";
   bits.type = AttributeType::Float;
   bits.f = 3;
-  const std::vector<Tensor> inputs = {tensor_of<std::uint8_t>(DType::UInt8, {1}, {0xFF}), i64({}, {2})};
+  const std::vector<Tensor> inputs = {typed_tensor<std::uint8_t>(DType::UInt8, {1}, {0xFF}), i64({}, {2})};
   EXPECT_EQ(error_of(model_of("Unpack", 29, {"X", "count"}, {bits}), inputs),
             "Unpack-29 attribute 'bits' must be INT, got FLOAT");
   const auto ok = run_model(model_of("Unpack", 29, {"X", "count"}, {int_attribute("bits", 3)}), inputs);
@@ -116,7 +115,7 @@ TEST(NodeRunner, DequantizePackedAttributes) {
   // One q8_0 block: f16 scale 0.5 (0x3800), then 32 int8 codes 0..31.
   std::vector<std::uint8_t> block = {0x00, 0x38};
   for (int j = 0; j < 32; ++j) block.push_back(static_cast<std::uint8_t>(j));
-  const Tensor x = tensor_of(DType::UInt8, {34}, block);
+  const Tensor x = typed_tensor(DType::UInt8, {34}, block);
   const auto y =
       run_model(model_of("DequantizePacked", 29, {"x"}, {format, ints_attribute("shape", {32})}), std::vector{x});
   ASSERT_EQ(y[0].dtype(), DType::Float);
@@ -165,11 +164,11 @@ TEST(NodeRunner, InputsMustMatchTheGraphsDeclaredTypes) {
   m.inputs[0].has_shape = true;
   m.inputs[0].dims = {-1, 2};
   const Tensor axes = i64({1}, {0});
-  EXPECT_EQ(error_of(m, std::vector{tensor_of<double>(DType::Double, {1, 2}, {1, 2}), axes}),
+  EXPECT_EQ(error_of(m, std::vector{typed_tensor<double>(DType::Double, {1, 2}, {1, 2}), axes}),
             "input 0 'data' is DOUBLE, the graph declares FLOAT");
-  EXPECT_EQ(error_of(m, std::vector{tensor_of<float>(DType::Float, {1, 3}, {1, 2, 3}), axes}),
+  EXPECT_EQ(error_of(m, std::vector{typed_tensor<float>(DType::Float, {1, 3}, {1, 2, 3}), axes}),
             "input 0 'data' has shape [1, 3], the graph declares [?, 2]");
-  EXPECT_EQ(error_of(m, std::vector{tensor_of<float>(DType::Float, {5, 2}, std::vector<float>(10)), axes}), "");
+  EXPECT_EQ(error_of(m, std::vector{typed_tensor<float>(DType::Float, {5, 2}, std::vector<float>(10)), axes}), "");
   EXPECT_EQ(error_of(m, std::vector{axes}), "the model has 2 inputs, got 1");
 }
 

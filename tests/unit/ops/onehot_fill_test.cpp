@@ -9,6 +9,7 @@
 
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/ops/onehot.hpp"
+#include "op_tensors.hpp"
 
 namespace onnxq {
 namespace {
@@ -18,7 +19,7 @@ struct ThresholdGuard {
   ~ThresholdGuard() { set_streaming_store_threshold(saved); }
 };
 
-Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
+using testing::int64_scalar;
 
 // [off, on] of `dtype` with distinct, non-zero random bytes.
 Tensor random_pair(DType dtype, std::mt19937_64& rng) {

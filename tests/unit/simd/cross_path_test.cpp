@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expected_npy.hpp"
+#include "isa_paths.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/half.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
@@ -23,21 +24,12 @@
 namespace onnxq {
 namespace {
 
+using testing::IsaGuard;
 using testing::read_file_bytes;
+using testing::simd_paths;
 using testing::testdata_path;
 
 constexpr DType kOutDtypes[] = {DType::Float, DType::Float16, DType::BFloat16, DType::Double};
-
-std::vector<std::string> simd_paths() {
-  std::vector<std::string> paths = supported_isas();
-  paths.erase(paths.begin());  // "scalar" is the reference
-  return paths;
-}
-
-// Restores the default path choice when a test ends.
-struct IsaGuard {
-  ~IsaGuard() { select_isa(""); }
-};
 
 std::size_t out_bytes(DType t) { return dtype_info(t).bits / 8; }
 

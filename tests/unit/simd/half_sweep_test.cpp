@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "isa_paths.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/formats/format.hpp"
@@ -19,18 +20,11 @@
 namespace onnxq {
 namespace {
 
+using testing::IsaGuard;
+using testing::simd_paths;
+
 constexpr int kShards = 8;
 constexpr std::uint32_t kPerShard = 65536 / kShards;
-
-struct IsaGuard {
-  ~IsaGuard() { select_isa(""); }
-};
-
-std::vector<std::string> simd_paths() {
-  std::vector<std::string> paths = supported_isas();
-  paths.erase(paths.begin());
-  return paths;
-}
 
 // The element at `p` of dtype `out` holds exactly `want` (NaN: any NaN; zeros keep their sign).
 bool holds(const std::byte* p, DType out, double want) {

@@ -15,12 +15,15 @@
 #include <vector>
 
 #include "decode/dispatch.hpp"
+#include "isa_paths.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/ops/unpack.hpp"
 
 namespace onnxq {
 namespace {
+
+using testing::IsaGuard;
 
 std::set<std::string> cpuinfo_flags() {
   std::ifstream in("/proc/cpuinfo");
@@ -53,10 +56,6 @@ std::string joined(const std::vector<std::string>& v) {
   for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
   return s;
 }
-
-struct IsaGuard {
-  ~IsaGuard() { select_isa(""); }
-};
 
 TEST(SimdCoverage, EveryPathTheMachineHasIsTested) {
 #if !ONNXQ_TEST_HAVE_X86_SIMD

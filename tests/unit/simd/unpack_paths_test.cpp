@@ -11,11 +11,12 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/ops/unpack.hpp"
+#include "op_tensors.hpp"
 
 namespace onnxq {
 namespace {
 
-Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
+using testing::int64_scalar;
 
 UnpackAttributes bits_attrs(std::int64_t bits) {
   UnpackAttributes a;
@@ -51,14 +52,14 @@ std::vector<std::int64_t> row_lengths(std::mt19937_64& rng) {
   return n;
 }
 
-testing::AssertionResult same_bytes(const Tensor& a, const Tensor& b) {
-  if (a.shape() != b.shape()) return testing::AssertionFailure() << "shapes differ";
+::testing::AssertionResult same_bytes(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape()) return ::testing::AssertionFailure() << "shapes differ";
   const auto x = a.bytes(), y = b.bytes();
   for (std::size_t i = 0; i < x.size(); ++i)
     if (x[i] != y[i])
-      return testing::AssertionFailure() << "code " << i << ": got " << std::to_integer<int>(x[i]) << ", reference "
-                                         << std::to_integer<int>(y[i]);
-  return testing::AssertionSuccess();
+      return ::testing::AssertionFailure()
+             << "code " << i << ": got " << std::to_integer<int>(x[i]) << ", reference " << std::to_integer<int>(y[i]);
+  return ::testing::AssertionSuccess();
 }
 
 TEST(UnpackSimd, PathsListed) {

@@ -21,6 +21,7 @@ namespace onnxq {
 namespace {
 
 using testing::GgufBuilder;
+using testing::parse_gguf;
 
 // q4_K blocks (144 bytes: d and dmin are binary16), 2000 of them: several stream chunks.
 constexpr std::size_t kBlocks = 2000, kBytes = 144;
@@ -56,13 +57,9 @@ Twins make_twins() {
   return t;
 }
 
-GgufFile parse(const std::vector<std::uint8_t>& bytes) {
-  return GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "mem.gguf");
-}
-
 TEST(TensorReader, BigEndianBlocksComeOutLittleEndianAndLittleEndianOnesAsAView) {
   const Twins twins = make_twins();
-  const GgufFile le = parse(twins.le_file), be = parse(twins.be_file);
+  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   const TensorReader rle(le, le.tensors()[0]), rbe(be, be.tensors()[0]);
   EXPECT_EQ(rle.block_count(), kBlocks);
   ASSERT_TRUE(rle.view().has_value()) << "mapped little-endian: the whole tensor is one view";
@@ -111,7 +108,7 @@ class RecordingSink final : public StreamSink {
 
 TEST(TensorStream, EverySinkAndThreadCountGetsTheDecodedBytesInOrder) {
   const Twins twins = make_twins();
-  const GgufFile le = parse(twins.le_file), be = parse(twins.be_file);
+  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   for (DType out : {DType::Float, DType::Float16}) {
     const std::size_t n = kBlocks * 256 * (dtype_info(out).bits / 8);
     std::vector<std::uint8_t> want(n);
@@ -146,7 +143,7 @@ TEST(TensorStream, EverySinkAndThreadCountGetsTheDecodedBytesInOrder) {
 
 TEST(TensorStream, AListOfSourcesIsOneStream) {
   const Twins twins = make_twins();
-  const GgufFile le = parse(twins.le_file), be = parse(twins.be_file);
+  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   const TensorReader a(le, le.tensors()[0]), b(be, be.tensors()[0]);
   const std::vector<const BlockSource*> both{&a, &b};
   RecordingSink sink(false);
