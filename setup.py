@@ -1,7 +1,7 @@
 """Builds onnxq's Python extension with the project's own CMake and packages python/onnxq around it.
 
 `python3 -m pip install --no-build-isolation --no-index .` runs this with Debian's setuptools and
-wheel; nothing is downloaded. It needs what `bash scripts/setup --test` installs (a C++20 compiler,
+wheel; nothing is downloaded. It needs what `bash scripts/setup --python` installs (a C++20 compiler,
 CMake, the library's -dev packages, pybind11).
 
 ONNXQ_BUILD_DIR=DIR reuses a CMake build that is already configured with -DONNXQ_BUILD_PYTHON=ON

@@ -15,6 +15,7 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   }
   StreamOptions options;
   options.threads = s.threads;
+  options.buffers = s.buffers;
   if (s.progress) options.on_progress = [p = s.progress](std::uint64_t bytes) { p->add(bytes); };
   const StreamPlan plan = onnxq::write_decoded(sink, *s.source, s.dtype, options);
   if (plan.probed)

@@ -4,6 +4,7 @@
 
 #include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/block_source.hpp"
+#include "onnxq/stream/tensor_stream.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
@@ -15,7 +16,8 @@ struct DecodedStream {
   DType dtype;                // output element type
   bool npy = true;            // .npy header first, else raw little-endian elements
   int threads = 0;
-  Progress* progress = nullptr;  // advanced by input bytes decoded
+  Progress* progress = nullptr;      // advanced by input bytes decoded
+  StreamBuffers* buffers = nullptr;  // reused by a command that writes many tensors; null: the write's own
 };
 
 // Writes the stream to `sink` (header, then data); does not commit.

@@ -10,11 +10,12 @@
 #include "command.hpp"
 #include "docs/generate.hpp"
 #include "exit_codes.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/version.hpp"
-#include "onnxq/remote/remote_file.hpp"
+#include "onnxq/io/io_options.hpp"
+#include "onnxq/io/mapping_guard.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
@@ -24,19 +25,18 @@ using namespace onnxq::cli;
 namespace {
 
 // --timeout, else $ONNXQ_TIMEOUT, else the library's default.
-void setup_remote(const GlobalOptions& global) {
-  RemoteOptions options = remote_options();
-  if (global.timeout > 0) {
-    options.timeout_seconds = global.timeout;
-  } else if (const char* env = std::getenv("ONNXQ_TIMEOUT"); env && *env) {
-    char* end = nullptr;
-    const double seconds = std::strtod(env, &end);
-    if (*end != '\0' || !(seconds > 0))
-      throw CLI::ValidationError("ONNXQ_TIMEOUT",
-                                 std::string("must be a positive number of seconds, got '") + env + "'");
-    options.timeout_seconds = seconds;
+void setup_io(const GlobalOptions& global) {
+  IoOptions options;
+  try {
+    options = IoOptions::from_environment();
+  } catch (const Error& e) {
+    // CLI11 writes "NAME: reason"; the library's message is "NAME reason".
+    if (global.timeout <= 0)
+      throw CLI::ValidationError(std::string(kTimeoutVariable),
+                                 std::string(e.what()).substr(kTimeoutVariable.size() + 1));
   }
-  set_remote_options(options);
+  if (global.timeout > 0) options.remote.timeout_seconds = global.timeout;
+  set_io_options(options);
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] {
     log::setup_logging(global.verbosity, global.quiet);
     set_progress_enabled(!global.quiet);
-    setup_remote(global);
+    setup_io(global);
   });
 
   for (const CommandRegistration* command : commands_for(argc, argv)) command->add(app, global);

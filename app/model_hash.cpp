@@ -3,8 +3,6 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
-#include <sys/mman.h>
-#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -12,7 +10,6 @@
 #include <mutex>
 
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 
@@ -126,43 +123,28 @@ class MultiHasher {
   EvpCtx sha1_, sha256_, uuid_;
 };
 
-// Page-table entries for mapped bytes are filled this many at a time, ahead of the hashing.
-constexpr std::size_t kPopulateBytes = 8 << 20;
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22  // Linux 5.14
-#endif
-
-// Maps a range of the file mapping in one system call instead of one page fault per 4 KiB page,
-// which otherwise costs more than the hashing itself for data in the page cache. Only a hint:
-// older kernels (EINVAL) and memory that is not a mapping are left to ordinary faults.
-void populate(const std::byte* p, std::size_t n) {
-  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(p) + n;
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
-}
-
 // Feeds `bytes` to every hasher, chunk by chunk.
 void feed(std::span<const std::byte> bytes, std::initializer_list<MultiHasher*> hashers) {
   for (std::size_t at = 0; at < bytes.size(); at += kChunkBytes) {
     const std::size_t n = std::min(kChunkBytes, bytes.size() - at);
-    if (at % kPopulateBytes == 0) populate(bytes.data() + at, std::min(kPopulateBytes, bytes.size() - at));
     for (MultiHasher* h : hashers)
       if (h) h->update(bytes.data() + at, n);
-    throw_if_mapped_file_changed();  // the file shrank: zeros were hashed past its new end
   }
 }
 
-// A tensor is read this much at a time: from a remote file through its source's cache.
+// A tensor is read this much at a time: from a remote file through its source's cache, from a
+// mapping with its pages brought in at once (faulting them one by one costs more than hashing).
 constexpr std::uint64_t kReadBytes = 8 << 20;
 
 // Feeds a tensor's stored bytes, piece by piece.
-void feed_tensor(const GgufFile& model, const TensorInfo& tensor, std::initializer_list<MultiHasher*> hashers) {
+void feed_tensor(const GgufModel& model, const TensorInfo& tensor, std::initializer_list<MultiHasher*> hashers) {
   const TensorReader reader(model, tensor);
   std::vector<std::byte> piece;
-  for (std::uint64_t at = 0; at < tensor.byte_size; at += kReadBytes)
-    feed(reader.stored(at, std::min(kReadBytes, tensor.byte_size - at), piece), hashers);
+  for (std::uint64_t at = 0; at < tensor.byte_size; at += kReadBytes) {
+    const std::uint64_t n = std::min(kReadBytes, tensor.byte_size - at);
+    reader.prefetch(at, n);
+    reader.read_stored(at, n, piece, [&](std::span<const std::byte> bytes) { feed(bytes, hashers); });
+  }
 }
 
 }  // namespace
@@ -191,7 +173,7 @@ bool HashSelection::any() const {
   return std::any_of(std::begin(enabled), std::end(enabled), [](bool b) { return b; });
 }
 
-std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& types, bool model_only, int threads) {
+std::vector<HashLine> hash_model(const GgufModel& model, const HashSelection& types, bool model_only, int threads) {
   const std::vector<TensorInfo>& tensors = model.tensors();
   HashSelection per_tensor = types;
   per_tensor[HashType::Uuid] = false;  // uuid names the model only

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq::cli {
 
@@ -35,10 +35,10 @@ struct HashLine {
 };
 
 // Hashes the selected types in one pass over each tensor's bytes (read through
-// GgufFile::tensor_bytes). Per-tensor hashes (unless `model_only`; never for uuid) run on
+// GgufModel::tensor_bytes). Per-tensor hashes (unless `model_only`; never for uuid) run on
 // `threads` threads split by tensor while one more streams the model hashes in file order.
 // Lines come as llama-gguf-hash prints them: for each tensor all its types, then one model
 // line per type.
-std::vector<HashLine> hash_model(const GgufFile& model, const HashSelection& types, bool model_only, int threads);
+std::vector<HashLine> hash_model(const GgufModel& model, const HashSelection& types, bool model_only, int threads);
 
 }  // namespace onnxq::cli

@@ -1,20 +1,22 @@
-// Output sinks for binary results. An output is complete or absent: a file is written to an
-// unnamed file (O_TMPFILE) in the target's directory and given its name only by commit(), so an
-// error, an exception, SIGINT/SIGTERM or kill -9 leaves no trace and the old target untouched.
-// Where the file system has no unnamed files, the sink falls back to an exclusive temporary name
-// beside the target (.NAME.onnxq-XXXXXX), which the signal handlers remove (kill -9 cannot be
-// caught: there the temporary stays). An existing device or FIFO (/dev/null, /dev/full, a named
-// pipe) is written in place: renaming onto it would replace the device node. A target that is one
-// of the process's inputs (input_files.hpp) is refused.
+// Output sinks for binary results: stdout, or a file written through the library's AtomicFile
+// (onnxq/io/atomic_file.hpp: complete or absent, devices and FIFOs in place, inputs refused).
+// What is the CLI's own: standard output, refusing a terminal, EPIPE as BrokenPipe, and the
+// signal handlers that remove live named temporaries.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "onnxq/io/atomic_file.hpp"
 #include "onnxq/stream/tensor_stream.hpp"
 
 namespace onnxq::cli {
+
+// An output file through the library's AtomicFile, with the CLI's test hook (ONNXQ_TEST_NO_TMPFILE)
+// and its note when no unnamed file can be made.
+AtomicFile create_output_file(const std::string& path, AtomicFile::Options options);
 
 // Thrown when stdout's reader has gone away (EPIPE); main exits quietly.
 struct BrokenPipe {};
@@ -25,10 +27,10 @@ class OutputSink final : public StreamSink {
   // path "-" means stdout. Refuses stdout when it is a terminal (binary output),
   // unless allow_terminal is set (text output).
   static OutputSink open(const std::string& path, bool allow_terminal = false);
-  OutputSink(OutputSink&& other) noexcept;
+  OutputSink(OutputSink&& other) noexcept = default;
   OutputSink& operator=(OutputSink&&) = delete;
   OutputSink(const OutputSink&) = delete;
-  ~OutputSink() override;
+  ~OutputSink() override = default;
 
   void write(const void* data, std::size_t size) override;
 
@@ -36,7 +38,7 @@ class OutputSink final : public StreamSink {
   // copies from a buffer still in its own core's cache). Only a regular file (the unnamed or
   // temporary file) supports them. write_at(offset, ...) writes `offset` bytes past the position
   // that write() reached, without moving it; advance(n) then moves it n bytes on, past the stretch.
-  bool positional() const override { return kind_ == Kind::Unnamed || kind_ == Kind::NamedTemporary; }
+  bool positional() const override { return file_ && file_->positional(); }
   void write_at(std::uint64_t offset, const void* data, std::size_t size) override;
   void advance(std::uint64_t bytes) override;
   // Allocates the next `bytes` of a regular output file before they are written, where the file
@@ -48,27 +50,16 @@ class OutputSink final : public StreamSink {
   void commit();
 
   const std::string& path() const { return path_; }  // target path ("-" for stdout)
-  bool is_stdout() const { return kind_ == Kind::Stdout; }
+  bool is_stdout() const { return !file_; }
+  // The file behind the sink (null for stdout), for committing several at once (onnxq/io/file_set.hpp).
+  AtomicFile* file() { return file_ ? &*file_ : nullptr; }
 
  private:
-  enum class Kind {
-    Stdout,          // descriptor 1, as the caller asked with "-"
-    Direct,          // a device or FIFO, opened in place
-    Unnamed,         // an O_TMPFILE file in the target's directory
-    NamedTemporary,  // .NAME.onnxq-XXXXXX beside the target (no O_TMPFILE here)
-  };
   OutputSink() = default;
-  void discard() noexcept;
-  void name_unnamed_file();
-  void replace_target_with(const std::string& temp_path);
-  const std::string& shown_path() const;
 
-  Kind kind_ = Kind::Stdout;
-  int fd_ = -1;
   std::string path_;
-  std::string temp_path_;  // the named temporary, while it exists
+  std::optional<AtomicFile> file_;  // empty: stdout
   bool committed_ = false;
-  std::uint64_t position_ = 0;  // bytes written by write() and advance()
 };
 
 // True when stdout is a terminal (binary output must not go there).

@@ -1,10 +1,11 @@
 #include "partial_model.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 
 namespace onnxq::cli {
 
-GgufFile open_present_shards(const std::string& path) {
-  GgufFile model = GgufFile::open(path, ShardPolicy::AllowMissing);
+GgufModel open_present_shards(const std::string& path) {
+  GgufModel model = GgufModel::open(path, ShardPolicy::AllowMissing, io_options());
   const auto& missing = model.missing_shards();
   if (!missing.empty())
     log::warn("{}: {} of the model's {} shards are missing: {}; only the tensors of the shards present can be read",
@@ -12,7 +13,7 @@ GgufFile open_present_shards(const std::string& path) {
   return model;
 }
 
-std::string missing_shards_text(const GgufFile& model) {
+std::string missing_shards_text(const GgufModel& model) {
   std::string text;
   for (const MissingShard& m : model.missing_shards()) {
     if (!text.empty()) text += ", ";
@@ -22,7 +23,7 @@ std::string missing_shards_text(const GgufFile& model) {
   return text;
 }
 
-int shard_number(const GgufFile& model, const TensorInfo& tensor) {
+int shard_number(const GgufModel& model, const TensorInfo& tensor) {
   return model.shards().at(tensor.shard).split_number;
 }
 

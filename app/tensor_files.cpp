@@ -1,6 +1,6 @@
 #include "tensor_files.hpp"
 
-#include "input_files.hpp"
+#include "onnxq/io/same_file.hpp"
 #include "onnxq/npy/reader.hpp"
 #include "onnxq/npy/writer.hpp"
 #include "output.hpp"

@@ -1,13 +1,15 @@
 #include "tensor_input.hpp"
 
-#include <cstdio>
+#include <unistd.h>
+
 #include <cstring>
 #include <memory>
 #include <span>
 
 #include "common_options.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/io/mapped_file.hpp"
+#include "onnxq/io/read_all.hpp"
 #include "onnxq/npy/reader.hpp"
 #include "output.hpp"
 
@@ -29,14 +31,7 @@ InputBytes read_input_bytes(const std::string& path) {
   }
   if (path.empty() && !stdin_is_redirected())
     throw CLI::RequiredError("IN: give an input file, or pipe a .npy into standard input");
-  auto buffer = std::make_shared<std::vector<std::byte>>();
-  std::vector<std::byte> chunk(1 << 16);
-  while (true) {
-    const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), stdin);
-    buffer->insert(buffer->end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
-    if (n < chunk.size()) break;
-  }
-  if (std::ferror(stdin)) fail(ErrorKind::Io, std::string("cannot read standard input: ") + std::strerror(errno));
+  auto buffer = std::make_shared<std::vector<std::byte>>(read_all(STDIN_FILENO, "standard input"));
   return {std::span<const std::byte>(*buffer), buffer, "standard input"};
 }
 

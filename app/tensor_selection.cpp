@@ -4,8 +4,10 @@
 
 #include <unordered_set>
 
+#include "log.hpp"
 #include "onnxq/core/error.hpp"
 #include "partial_model.hpp"
+#include "text_table.hpp"
 
 namespace onnxq::cli {
 
@@ -13,7 +15,7 @@ bool glob_matches(const std::string& pattern, std::string_view name) {
   return ::fnmatch(pattern.c_str(), std::string(name).c_str(), 0) == 0;
 }
 
-std::vector<const TensorInfo*> select_tensors(const GgufFile& model, const std::vector<std::string>& names,
+std::vector<const TensorInfo*> select_tensors(const GgufModel& model, const std::vector<std::string>& names,
                                               const std::string& filter, bool all) {
   std::vector<const TensorInfo*> chosen;
   std::unordered_set<const TensorInfo*> seen;
@@ -41,6 +43,31 @@ std::vector<const TensorInfo*> select_tensors(const GgufFile& model, const std::
     if (!all && chosen.empty()) invalid_input(model.primary().path + ": no tensor matches the filter '" + filter + "'");
   }
   return chosen;
+}
+
+std::vector<const TensorInfo*> decodable_tensors(const GgufModel& model, std::vector<const TensorInfo*> chosen,
+                                                 bool skip_unknown) {
+  std::vector<const TensorInfo*> kept;
+  std::string skipped;
+  for (const TensorInfo* t : chosen) {
+    if (t->format) {
+      kept.push_back(t);
+      continue;
+    }
+    const std::string what = "'" + escape_for_terminal(t->name) + "' (ggml type " + std::to_string(t->ggml_type) + ")";
+    if (!skip_unknown)
+      fail(ErrorKind::Unsupported, model.primary().path + ": tensor " + what +
+                                       " is of a type onnxq does not know and cannot be decoded; --skip-unknown "
+                                       "leaves such tensors out");
+    skipped += (skipped.empty() ? "" : ", ") + what;
+  }
+  if (!skipped.empty()) {
+    if (kept.empty())
+      fail(ErrorKind::Unsupported,
+           model.primary().path + ": every chosen tensor is of a type onnxq does not know: " + skipped);
+    log::warn("skipped {} tensor(s) of types onnxq does not know: {}", chosen.size() - kept.size(), skipped);
+  }
+  return kept;
 }
 
 }  // namespace onnxq::cli

@@ -15,7 +15,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)   # Depends from dpkg-shlibdeps on the in
 
 set(CPACK_DEBIAN_TOOL_PACKAGE_NAME onnxq)
 set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION utils)
-# libcurl is loaded only when a remote file is opened (lib/src/remote/curl_library.cpp), so
+# libcurl is loaded only when a remote file is opened (lib/src/io/curl_library.cpp), so
 # dpkg-shlibdeps cannot see it; local files work without it.
 set(CPACK_DEBIAN_TOOL_PACKAGE_RECOMMENDS libcurl4)
 # The first line of a description is the package's summary (CPack would put

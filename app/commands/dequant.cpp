@@ -14,10 +14,11 @@
 #include "decoded_stream.hpp"
 #include "log.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
+#include "onnxq/io/mapped_file.hpp"
+#include "onnxq/io/read_all.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
 #include "partial_model.hpp"
@@ -36,6 +37,7 @@ struct DequantOptions {
   std::vector<std::string> tensors;
   std::string filter;
   bool all = false;
+  bool skip_unknown = false;
   std::string dtype;                 // empty: f32, or an integer tensor's own dtype
   std::vector<std::string> formats;  // npy|raw, and with --raw also a packed format id
   std::string packed_format;
@@ -136,14 +138,7 @@ void run_raw(const DequantOptions& o, const FormatChoice& fc) {
   std::vector<std::byte> piped;
   std::span<const std::byte> bytes;
   if (o.raw_input == "-") {
-    std::byte buf[1 << 16];
-    for (;;) {
-      const ssize_t n = ::read(0, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(ErrorKind::Io, "cannot read standard input");
-      if (n == 0) break;
-      piped.insert(piped.end(), buf, buf + n);
-    }
+    piped = read_all(STDIN_FILENO, "standard input");
     bytes = piped;
   } else {
     mapped = MappedFile::open(o.raw_input);
@@ -165,13 +160,13 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   if (!o.output.empty() && !o.out_dir.empty()) usage("give either -o or --out-dir, not both");
   const std::optional<DType> dtype = requested_dtype(o.dtype);
 
-  const GgufFile model = open_present_shards(o.path);
+  const GgufModel model = open_present_shards(o.path);
   // --all and --filter speak of tensors in the missing shards too: not a part of them.
   if (!model.missing_shards().empty() && (o.all || !o.filter.empty()))
     fail(ErrorKind::Io, o.path + ": " + (o.all ? std::string("--all") : "--filter") +
                             " needs every shard of the model, and these are missing: " + missing_shards_text(model) +
                             " (--tensor NAME reads a tensor of the shards present)");
-  const auto chosen = select_tensors(model, o.tensors, o.filter, o.all);
+  const auto chosen = decodable_tensors(model, select_tensors(model, o.tensors, o.filter, o.all), o.skip_unknown);
 
   // Where each tensor goes: decided, like the dtypes, before anything is written. -o names a
   // directory only when it is one or ends in '/': a file name given for several tensors is a slip.
@@ -220,10 +215,12 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   std::uint64_t total = 0;
   for (const TensorInfo* t : chosen) total += t->byte_size;
   Progress progress("dequant", total);
+  StreamBuffers buffers;  // one set for all the tensors: their pages are faulted in once
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     auto& [target, stream] = jobs[i];
     progress.set_label(std::string(chosen[i]->name));
     stream.progress = &progress;
+    stream.buffers = &buffers;
     write_one(target, stream, "'" + escape_for_terminal(chosen[i]->name) + "'");
   }
   progress.finish();
@@ -262,6 +259,8 @@ void add_dequant_command(CLI::App& app, const GlobalOptions&) {
   repeatable_value(cmd->add_option("--tensor", opts->tensors, "Tensor to decode (repeatable)"));
   add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "Decode every tensor");
+  cmd->add_flag("--skip-unknown", opts->skip_unknown,
+                "Leave out tensors of types onnxq does not know (naming them), instead of failing");
   cmd->add_option("--dtype", opts->dtype,
                   "Output type: f32, f16, bf16 or f64 (default f32; integer tensors default to their own type)");
   repeatable_value(cmd->add_option(

@@ -10,9 +10,9 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 #include "metadata_format.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -34,10 +34,10 @@ struct DiffOptions {
 // One shared tensor, as both files have it.
 struct TensorDiff {
   std::string name;
-  std::string_view type_a, type_b;
+  std::string type_a, type_b;
   Shape shape_a, shape_b;
   bool same_bytes = false;
-  bool compared = false;  // shapes agree, so values were compared
+  bool compared = false;  // shapes agree and both types are known, so values were compared
   DifferenceStats diff;
 };
 
@@ -62,7 +62,7 @@ std::string number_text(double v) {
 
 // Whether two tensors of one format hold the same bytes once both are little-endian; compared
 // a few blocks at a time so that big-endian data is never copied whole.
-bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const GgufFile& b, const TensorInfo& tb) {
+bool same_little_endian_bytes(const GgufModel& a, const TensorInfo& ta, const GgufModel& b, const TensorInfo& tb) {
   if (ta.byte_size != tb.byte_size) return false;
   const std::uint64_t blocks = ta.byte_size / ta.format->block_bytes;
   const std::uint64_t step = std::max<std::uint64_t>(1, (256u << 10) / ta.format->block_bytes);
@@ -70,10 +70,31 @@ bool same_little_endian_bytes(const GgufFile& a, const TensorInfo& ta, const Ggu
   std::vector<std::byte> scratch_a, scratch_b;
   for (std::uint64_t first = 0; first < blocks; first += step) {
     const std::uint64_t n = std::min(step, blocks - first);
-    const auto x = ra.blocks(first, n, scratch_a);
-    const auto y = rb.blocks(first, n, scratch_b);
-    const bool same = std::memcmp(x.data(), y.data(), x.size()) == 0;
-    throw_if_mapped_file_changed();
+    bool same = false;
+    ra.read_blocks(first, n, scratch_a, [&](std::span<const std::byte> x) {
+      rb.read_blocks(first, n, scratch_b,
+                     [&](std::span<const std::byte> y) { same = std::memcmp(x.data(), y.data(), x.size()) == 0; });
+    });
+    if (!same) return false;
+  }
+  return true;
+}
+
+// Whether two tensors of one type onnxq does not know hold the same stored bytes. Their byte order
+// cannot be undone, so files of different byte orders never compare equal.
+bool same_stored_bytes(const GgufModel& a, const TensorInfo& ta, const GgufModel& b, const TensorInfo& tb) {
+  if (ta.byte_size != tb.byte_size || a.shards().at(ta.shard).big_endian != b.shards().at(tb.shard).big_endian)
+    return false;
+  constexpr std::uint64_t kStep = 256u << 10;
+  const TensorReader ra(a, ta), rb(b, tb);
+  std::vector<std::byte> scratch_a, scratch_b;
+  for (std::uint64_t at = 0; at < ta.byte_size; at += kStep) {
+    const std::uint64_t n = std::min(kStep, ta.byte_size - at);
+    bool same = false;
+    ra.read_stored(at, n, scratch_a, [&](std::span<const std::byte> x) {
+      rb.read_stored(at, n, scratch_b,
+                     [&](std::span<const std::byte> y) { same = std::memcmp(x.data(), y.data(), x.size()) == 0; });
+    });
     if (!same) return false;
   }
   return true;
@@ -84,7 +105,7 @@ bool selected(const DiffOptions& opts, std::string_view name) {
 }
 
 // Compares the tensors --filter selects; reports progress on standard error, prints nothing.
-DiffFacts compute_diff(const GgufFile& a, const GgufFile& b, const DiffOptions& opts) {
+DiffFacts compute_diff(const GgufModel& a, const GgufModel& b, const DiffOptions& opts) {
   DiffFacts f;
   f.a = opts.a;
   f.b = opts.b;
@@ -109,12 +130,15 @@ DiffFacts compute_diff(const GgufFile& a, const GgufFile& b, const DiffOptions& 
   for (const auto& [ta, tb] : pairs) {
     TensorDiff& p = f.tensors.emplace_back();
     p.name = ta->name;
-    p.type_a = ta->format->gguf_name;
-    p.type_b = tb->format->gguf_name;
+    p.type_a = ta->type_name();
+    p.type_b = tb->type_name();
     p.shape_a = ta->onnx_shape();
     p.shape_b = tb->onnx_shape();
-    p.same_bytes = ta->format == tb->format && ta->ne == tb->ne && same_little_endian_bytes(a, *ta, b, *tb);
-    if (ta->ne != tb->ne) continue;
+    const bool known = ta->format && tb->format;
+    p.same_bytes = ta->ggml_type == tb->ggml_type && ta->ne == tb->ne &&
+                   (known ? same_little_endian_bytes(a, *ta, b, *tb) : same_stored_bytes(a, *ta, b, *tb));
+    if (!known) progress.add(ta->ne == tb->ne ? ta->byte_size : 0);
+    if (ta->ne != tb->ne || !known) continue;
     p.compared = true;
     if (p.same_bytes) {
       p.diff.count = ta->element_count;  // identical blocks decode identically
@@ -122,9 +146,10 @@ DiffFacts compute_diff(const GgufFile& a, const GgufFile& b, const DiffOptions& 
       continue;
     }
     progress.set_label(p.name);
-    p.diff = compare_tensors(TensorReader(a, *ta), TensorReader(b, *tb), ta->element_count, opts.threads,
-                             [&](std::uint64_t n) { progress.add(n); });
-    throw_if_mapped_file_changed();
+    const TensorReader ra(a, *ta), rb(b, *tb);
+    p.diff = compare_tensors(ra, rb, ta->element_count, opts.threads, [&](std::uint64_t n) { progress.add(n); });
+    ra.check();
+    rb.check();
     log::debug("diff: {}: {} of {} values differ", p.name, p.diff.differing, p.diff.count);
   }
   return f;
@@ -177,8 +202,8 @@ void render_diff_text(const DiffFacts& f) {
 }
 
 void run_diff(const DiffOptions& opts) {
-  const GgufFile a = GgufFile::open(opts.a);
-  const GgufFile b = GgufFile::open(opts.b);
+  const GgufModel a = GgufModel::open(opts.a, ShardPolicy::All, io_options());
+  const GgufModel b = GgufModel::open(opts.b, ShardPolicy::All, io_options());
   const DiffFacts facts = compute_diff(a, b, opts);
   if (opts.json)
     render_diff_json(facts);
@@ -200,7 +225,8 @@ void add_diff_command(CLI::App& app, const GlobalOptions&) {
   add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Values are compared after dequantizing both sides to float32, so a tensor re-quantized to another type "
-      "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS.\n"
+      "is compared too. NaN equals NaN; differences that are not finite are counted apart from max abs and RMS. "
+      "A tensor of a type onnxq does not know is compared by its stored bytes only.\n"
       "With --exit-code the files differ when a tensor (of those --filter selects) is in one file only, or a "
       "shared tensor's type, shape or stored bytes changed: the \"changed\" of the summary. Metadata is not "
       "compared. Status 4 is the one hash --check and check use for what they find; 2 and 3 still mean that "

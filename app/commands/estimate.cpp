@@ -8,10 +8,13 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "io_settings.hpp"
+#include "log.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/model/memory_estimate.hpp"
 #include "report.hpp"
+#include "text_table.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -168,13 +171,19 @@ void run_estimate(const EstimateCliOptions& opts) {
   o.batch = opts.batch;
   o.ubatch = opts.ubatch;
   // Header only: a remote or split model costs a few range requests.
-  const GgufFile model = GgufFile::open(opts.path, ShardPolicy::All);
+  const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
   MemoryEstimate e;
   try {
     e = estimate_memory(model, o);
   } catch (const Error& err) {
     throw Error(err.kind(), opts.path + ": " + err.what());
   }
+  for (const TensorInfo& t : model.tensors())
+    if (!t.format) {
+      log::warn("{}: tensors of types onnxq does not know (such as '{}', ggml type {}) are counted at their byte size",
+                opts.path, escape_for_terminal(t.name), t.ggml_type);
+      break;
+    }
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json)
     print_json(e, opts.path);

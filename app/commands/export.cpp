@@ -12,15 +12,18 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "decoded_stream.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
+#include "onnxq/gguf/split.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
+#include "onnxq/io/file_set.hpp"
+#include "onnxq/npy/safetensors_writer.hpp"
 #include "output.hpp"
 #include "progress.hpp"
-#include "safetensors_header.hpp"
 #include "tensor_selection.hpp"
 
 namespace onnxq::cli {
@@ -34,6 +37,7 @@ struct ExportOptions {
   std::string filter;
   std::string max_shard_size;
   int threads = 0;
+  bool skip_unknown = false;
 };
 
 struct PlannedTensor {
@@ -56,7 +60,7 @@ std::optional<DType> parse_export_dtype(const std::string& text) {
   invalid_argument("--dtype " + text + ": expected bf16, f16 or f32");
 }
 
-std::map<std::string, std::string> export_metadata(const GgufFile& model) {
+std::map<std::string, std::string> export_metadata(const GgufModel& model) {
   std::map<std::string, std::string> meta;
   meta["format"] = "pt";  // what Hugging Face loaders look for
   for (const GgufKeyValue& kv : model.metadata())
@@ -81,20 +85,19 @@ std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedT
 }
 
 // Streams one tensor's little-endian values, as dequant does (decoded_stream.hpp).
-void write_tensor(const GgufFile& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress) {
+void write_tensor(const GgufModel& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress,
+                  StreamBuffers& buffers) {
   const auto start = std::chrono::steady_clock::now();
   progress.set_label(std::string(t.info->name));
   const TensorReader reader(model, *t.info);
-  write_decoded(sink, DecodedStream{&reader, t.info->onnx_shape(), t.dtype, false, threads, &progress});
+  write_decoded(sink, DecodedStream{&reader, t.info->onnx_shape(), t.dtype, false, threads, &progress, &buffers});
   log::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
              safetensors_dtype(t.dtype), t.bytes,
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
 }
 
 std::string shard_name(const std::string& base, std::size_t index, std::size_t count) {
-  char text[64];
-  std::snprintf(text, sizeof text, "-%05zu-of-%05zu.safetensors", index + 1, count);
-  return base + text;
+  return base + split_shard_suffix(index + 1, count) + ".safetensors";
 }
 
 void run_export(const ExportOptions& opts) {
@@ -105,8 +108,10 @@ void run_export(const ExportOptions& opts) {
   } catch (const Error& e) {
     throw CLI::ValidationError("--max-shard-size", e.what());  // a malformed option: a usage error
   }
-  const GgufFile model = GgufFile::open(opts.path);
-  const auto selected = select_tensors(model, opts.tensors, opts.filter, opts.tensors.empty() && opts.filter.empty());
+  const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
+  const auto selected = decodable_tensors(
+      model, select_tensors(model, opts.tensors, opts.filter, opts.tensors.empty() && opts.filter.empty()),
+      opts.skip_unknown);
 
   std::vector<PlannedTensor> plan;
   std::uint64_t total_in = 0, total_out = 0;
@@ -134,6 +139,7 @@ void run_export(const ExportOptions& opts) {
   std::vector<std::string> names;
   {
     Progress progress("export", total_in);
+    StreamBuffers buffers;  // one set for all the tensors: their pages are faulted in once
     for (std::size_t s = 0; s < shards.size(); ++s) {
       std::vector<SafetensorsEntry> entries;
       std::uint64_t offset = 0;
@@ -145,7 +151,7 @@ void run_export(const ExportOptions& opts) {
       sinks.push_back(OutputSink::open(names.back()));
       const std::string header = safetensors_header(entries, metadata);
       sinks.back().write(header.data(), header.size());
-      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, opts.threads, sinks.back(), progress);
+      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, opts.threads, sinks.back(), progress, buffers);
     }
   }
   std::optional<OutputSink> index;
@@ -159,8 +165,11 @@ void run_export(const ExportOptions& opts) {
     index.emplace(OutputSink::open(base + ".safetensors.index.json"));
     index->write(text.data(), text.size());
   }
-  for (OutputSink& sink : sinks) sink.commit();
-  if (index) index->commit();
+  if (sinks.size() == 1 && !index) return sinks.front().commit();  // standard output, perhaps
+  FileSet set;  // several files (never stdout): all are named, or none
+  for (OutputSink& sink : sinks) set.add(*sink.file());
+  if (index) set.add(*index->file());
+  set.commit();
 }
 
 void add_export_command(CLI::App& app, const GlobalOptions&) {
@@ -178,6 +187,8 @@ void add_export_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--max-shard-size", opts->max_shard_size,
                   "Split into NAME-0000K-of-0000N.safetensors of at most SIZE (e.g. 5GB, 2GiB) plus "
                   "NAME.safetensors.index.json");
+  cmd->add_flag("--skip-unknown", opts->skip_unknown,
+                "Leave out tensors of types onnxq does not know (naming them), instead of failing");
   add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Shapes are in ONNX/PyTorch order (GGUF ne reversed). __metadata__ holds \"format\": \"pt\" and the GGUF's "

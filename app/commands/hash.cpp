@@ -9,6 +9,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "hash_manifest.hpp"
+#include "io_settings.hpp"
 #include "metadata_format.hpp"
 #include "model_hash.hpp"
 #include "onnxq/core/error.hpp"
@@ -85,7 +86,7 @@ HashFacts compute_hash(const HashOptions& opts) {
   }
   if (!types.any()) types[HashType::Xxh64] = true;
 
-  const GgufFile model = GgufFile::open(opts.path);
+  const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
   const int threads = static_cast<int>(resolve_threads(opts.threads));
   HashFacts f;
   f.path = opts.path;

@@ -38,7 +38,7 @@ struct ShardRow {
 
 struct InfoFacts {
   std::string path;
-  const GgufShard* named = nullptr;  // header facts are the named file's
+  const GgufFile* named = nullptr;  // header facts are the named file's
   bool split = false;
   std::size_t shard_count = 0;
   std::size_t missing_shards = 0;
@@ -54,13 +54,19 @@ struct InfoFacts {
   std::string scope() const { return !split ? "file" : missing_shards == 0 ? "model" : "shards present"; }
 };
 
+// The format's GGUF name, or "type 142" for a type onnxq does not know.
+std::string type_label(std::uint32_t ggml_type) {
+  const BlockFormat* format = find_format_by_ggml_type(ggml_type);
+  return format ? std::string(format->gguf_name) : "type " + std::to_string(ggml_type);
+}
+
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 
-InfoFacts gather(const GgufFile& model, const std::string& path) {
+InfoFacts gather(const GgufModel& model, const std::string& path) {
   InfoFacts f;
   f.path = path;
   f.named = &model.named_shard();
@@ -69,14 +75,14 @@ InfoFacts gather(const GgufFile& model, const std::string& path) {
   f.shard_count = model.shards().size() + f.missing_shards;
   f.tensor_count = model.tensors().size();
   for (const TensorInfo& t : model.tensors()) {
-    TypeTotals& row = f.per_type[t.format->ggml_type];
+    TypeTotals& row = f.per_type[t.ggml_type];
     for (TypeTotals* x : {&row, &f.total}) {
       x->tensors += 1;
       x->elements += t.element_count;
       x->bytes += t.byte_size;
     }
   }
-  for (const GgufShard& s : model.shards()) {
+  for (const GgufFile& s : model.shards()) {
     f.file_bytes += s.size;
     f.shards.push_back({s.split_number, s.path, true, s.data_offset, s.metadata.size(), s.tensors.size(), s.size});
   }
@@ -93,9 +99,9 @@ void print_json(const InfoFacts& f) {
   Json types = Json::array();
   for (const auto& [type, row] : f.per_type) {
     const BlockFormat* format = find_format_by_ggml_type(type);
-    types.push_back({{"type", format->gguf_name},
+    types.push_back({{"type", type_label(type)},
                      {"ggml_type", type},
-                     {"format_id", format->format_id},
+                     {"format_id", format ? Json(format->format_id) : Json(nullptr)},
                      {"tensors", row.tensors},
                      {"elements", row.elements},
                      {"bytes", row.bytes}});
@@ -195,9 +201,8 @@ void print_report(const InfoFacts& f, OutputFormat format) {
       {"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
   for (const auto& [type, row] : f.per_type) {
     const BlockFormat* format_row = find_format_by_ggml_type(type);
-    types.add({plain(std::string(format_row->gguf_name)), plain(std::to_string(row.tensors)),
-               plain(std::to_string(row.elements)), plain(std::to_string(row.bytes)),
-               plain(fixed(format_row->bits_per_weight(), 4))});
+    types.add({plain(type_label(type)), plain(std::to_string(row.tensors)), plain(std::to_string(row.elements)),
+               plain(std::to_string(row.bytes)), plain(format_row ? fixed(format_row->bits_per_weight(), 4) : "-")});
   }
   std::cout << (md ? "" : "\n");
   print_heading(std::cout, format, 2, "Tensor types");
@@ -205,7 +210,7 @@ void print_report(const InfoFacts& f, OutputFormat format) {
 }
 
 void run_info(const InfoOptions& opts) {
-  const GgufFile model = open_present_shards(opts.path);
+  const GgufModel model = open_present_shards(opts.path);
   const InfoFacts facts = gather(model, opts.path);
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json)

@@ -44,25 +44,26 @@ std::string bits_text(std::uint64_t bytes, std::uint64_t elements) {
   return buf;
 }
 
-void print_json(const GgufFile& model, const ListFacts& f) {
+void print_json(const GgufModel& model, const ListFacts& f) {
   Json out = Json::array();
   for (const TensorInfo* t : f.tensors) {
     out.push_back({{"name", t->name},
-                   {"type", t->format->gguf_name},
-                   {"ggml_type", t->format->ggml_type},
-                   {"format_id", t->format->format_id},
+                   {"type", t->type_name()},
+                   {"ggml_type", t->ggml_type},
+                   {"format_id", t->format ? Json(t->format->format_id) : Json(nullptr)},
                    {"ne", t->ne},
                    {"shape", t->onnx_shape()},
                    {"elements", t->element_count},
                    {"bytes", t->byte_size},
                    {"offset_in_data", t->offset_in_data},
                    {"file_offset", t->file_offset},
-                   {"shard", f.split ? shard_number(model, *t) - 1 : 0}});
+                   {"shard", f.split ? shard_number(model, *t) - 1 : 0},
+                   {"size_inferred", t->size_inferred}});
   }
   std::cout << dump_json(out) << '\n';
 }
 
-void print_text(const GgufFile& model, const ListFacts& f) {
+void print_text(const GgufModel& model, const ListFacts& f) {
   using A = TextTable::Align;
   Table table{{"name", "type", "format", "shape", "elements", "bytes", "offset"},
               {A::Left, A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
@@ -73,8 +74,8 @@ void print_text(const GgufFile& model, const ListFacts& f) {
   }
   for (const TensorInfo* t : f.tensors) {
     std::vector<Cell> row = {file_text(t->name),
-                             plain(std::string(t->format->gguf_name)),
-                             plain(t->format->is_block_format() ? std::string(t->format->format_id) : "-"),
+                             plain(t->type_name()),
+                             plain(t->format && t->format->is_block_format() ? std::string(t->format->format_id) : "-"),
                              plain(shape_to_string(t->onnx_shape())),
                              plain(std::to_string(t->element_count)),
                              plain(std::to_string(t->byte_size)),
@@ -126,7 +127,7 @@ void print_markdown(const ListFacts& f, const std::string& path) {
                {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
                {}};
     for (const TensorInfo* t : g.tensors)
-      rows.add({file_text(t->name), plain(std::string(t->format->gguf_name)), plain(shape_to_string(t->onnx_shape())),
+      rows.add({file_text(t->name), plain(t->type_name()), plain(shape_to_string(t->onnx_shape())),
                 plain(std::to_string(t->element_count)), plain(std::to_string(t->byte_size)),
                 plain(bits_text(t->byte_size, t->element_count))});
     print_heading(std::cout, md, 2, name);
@@ -138,7 +139,7 @@ void print_markdown(const ListFacts& f, const std::string& path) {
 }
 
 void run_list(const ListOptions& opts) {
-  const GgufFile model = open_present_shards(opts.path);
+  const GgufModel model = open_present_shards(opts.path);
   ListFacts facts{select_tensors(model, {}, opts.filter, opts.filter.empty()), model.primary().split_number > 0};
   switch (output_format(opts.json, opts.markdown)) {
     case OutputFormat::Json: return print_json(model, facts);

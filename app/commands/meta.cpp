@@ -5,8 +5,10 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "io_settings.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "output.hpp"
 #include "report.hpp"
 
@@ -24,7 +26,7 @@ struct MetaOptions {
 };
 
 // The records to show: every key, or those asked for (in the order asked).
-std::vector<const GgufKeyValue*> gather(const GgufFile& model, const MetaOptions& opts) {
+std::vector<const GgufKeyValue*> gather(const GgufModel& model, const MetaOptions& opts) {
   std::vector<const GgufKeyValue*> records;
   if (opts.keys.empty()) {
     for (const GgufKeyValue& kv : model.metadata()) records.push_back(&kv);
@@ -77,7 +79,7 @@ void print_report(const std::vector<const GgufKeyValue*>& records, const MetaOpt
 
 void run_meta(const MetaOptions& opts) {
   // This file's own key-value pairs: a shard of a split model is read alone, siblings or not.
-  const GgufFile model = GgufFile::open(opts.path, ShardPolicy::OnlyThisFile);
+  const GgufModel model = GgufModel::open(opts.path, ShardPolicy::OnlyThisFile, io_options());
   const std::vector<const GgufKeyValue*> records = gather(model, opts);
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json) return print_json(records, !opts.keys.empty());

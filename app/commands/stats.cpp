@@ -8,9 +8,9 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 #include "metadata_format.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
@@ -27,6 +27,7 @@ struct StatsOptions {
   std::vector<std::string> tensors;
   std::string filter;
   bool all = false;
+  bool skip_unknown = false;
   bool json = false;
   int threads = 0;
 };
@@ -49,7 +50,7 @@ struct TensorStatsRow {
 };
 
 // Decodes each tensor once; reports progress on standard error, prints nothing.
-std::vector<TensorStatsRow> compute_stats(const GgufFile& model, const std::vector<const TensorInfo*>& tensors,
+std::vector<TensorStatsRow> compute_stats(const GgufModel& model, const std::vector<const TensorInfo*>& tensors,
                                           int threads) {
   std::uint64_t total_bytes = 0;
   for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
@@ -58,10 +59,11 @@ std::vector<TensorStatsRow> compute_stats(const GgufFile& model, const std::vect
   for (const TensorInfo* t : tensors) {
     progress.set_label(std::string(t->name));
     const auto start = std::chrono::steady_clock::now();
-    rows.push_back({std::string(t->name), t->format->gguf_name, t->onnx_shape(), t->format->is_block_format(),
-                    compute_tensor_stats(TensorReader(model, *t), t->element_count, threads,
-                                         [&](std::uint64_t bytes) { progress.add(bytes); })});
-    throw_if_mapped_file_changed();
+    const TensorReader reader(model, *t);
+    rows.push_back(
+        {std::string(t->name), t->format->gguf_name, t->onnx_shape(), t->format->is_block_format(),
+         compute_tensor_stats(reader, t->element_count, threads, [&](std::uint64_t bytes) { progress.add(bytes); })});
+    reader.check();
     log::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
@@ -111,9 +113,10 @@ void render_stats_text(const std::vector<TensorStatsRow>& rows) {
 }
 
 void run_stats(const StatsOptions& opts) {
-  const GgufFile model = GgufFile::open(opts.path);
+  const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
   const bool everything = opts.all || (opts.tensors.empty() && opts.filter.empty());
-  const auto tensors = select_tensors(model, opts.tensors, opts.filter, everything);
+  const auto tensors =
+      decodable_tensors(model, select_tensors(model, opts.tensors, opts.filter, everything), opts.skip_unknown);
   const int threads = static_cast<int>(resolve_threads(opts.threads));
   log::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
              kStatsChunkElements);
@@ -132,6 +135,8 @@ void add_stats_command(CLI::App& app, const GlobalOptions&) {
   repeatable_value(cmd->add_option("--tensor", opts->tensors, "Tensor name; repeatable"));
   add_filter_option(*cmd, opts->filter);
   cmd->add_flag("--all", opts->all, "All tensors (the default when no tensor is chosen)");
+  cmd->add_flag("--skip-unknown", opts->skip_unknown,
+                "Leave out tensors of types onnxq does not know (naming them), instead of failing");
   add_json_flag(*cmd, opts->json, "null for min/max/mean/std of a tensor without finite values");
   add_threads_option(*cmd, opts->threads);
   cmd->footer(

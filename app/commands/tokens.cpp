@@ -39,7 +39,7 @@ bool is_special(const TokenRow& row) {
                                       *t == static_cast<std::int32_t>(TokenType::Unknown)));
 }
 
-std::vector<TokenRow> gather(const GgufFile& model, const TokensOptions& opts) {
+std::vector<TokenRow> gather(const GgufModel& model, const TokensOptions& opts) {
   const std::uint64_t count = token_count(model);
   if (count == 0) invalid_input(opts.path + ": no tokenizer vocabulary (tokenizer.ggml.tokens)");
   for (std::uint64_t id : opts.ids)
@@ -105,7 +105,7 @@ void print_report(const std::vector<TokenRow>& rows, const TokensOptions& opts, 
 }
 
 void run_tokens(const TokensOptions& opts) {
-  const GgufFile model = open_present_shards(opts.path);  // the vocabulary is in the first shard
+  const GgufModel model = open_present_shards(opts.path);  // the vocabulary is in the first shard
   const OutputFormat format = output_format(opts.json, opts.markdown);
   const std::vector<TokenRow> rows = gather(model, opts);
   if (format == OutputFormat::Json)

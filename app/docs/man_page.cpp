@@ -152,7 +152,10 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
       << ".TP\n.B " << kExitUsage << "\nUsage error: an unknown command or option, a missing or malformed argument.\n"
       << ".TP\n.B " << kExitInvalidInput
       << "\nInvalid input: a file or value that breaks a rule (a malformed GGUF or .npy file, a tensor that does "
-         "not exist, an operator attribute out of range, a conformance case that fails).\n"
+         "not exist, an operator attribute out of range, a conformance case that fails); decoding a tensor of a "
+         "ggml type onnxq does not know, and \\fBdequant \\-\\-all\\fR, \\fBexport\\fR or \\fBstats\\fR of a "
+         "model with such tensors without \\fB\\-\\-skip\\-unknown\\fR (nothing is written); a tensor whose "
+         "size disagrees with the layout, with the fork's layout named where one fits.\n"
       << ".TP\n.B " << kExitIo
       << "\nI/O failure: a missing file, a permission problem, a read or write error, "
          "out of memory; for a remote file also a refused connection, an unknown host, a time-out, an HTTP "

@@ -3,13 +3,13 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|edit|convert-endian|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check edit convert-endian conformance run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
@@ -55,7 +55,7 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     dequant)
-      opts='-h --help --tensor --filter --all --dtype --format --packed-format -o --output --out-dir --raw --shape --threads'
+      opts='-h --help --tensor --filter --all --skip-unknown --dtype --format --packed-format -o --output --out-dir --raw --shape --threads'
       case $prev in
         --tensor)
           COMPREPLY=(); return ;;
@@ -83,7 +83,7 @@ _onnxq() {
       case $prev in
       esac ;;
     stats)
-      opts='-h --help --tensor --filter --all --json --threads'
+      opts='-h --help --tensor --filter --all --skip-unknown --json --threads'
       case $prev in
         --tensor)
           COMPREPLY=(); return ;;
@@ -109,7 +109,7 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     export)
-      opts='-h --help -o --output --dtype --tensor --filter --max-shard-size --threads'
+      opts='-h --help -o --output --dtype --tensor --filter --max-shard-size --skip-unknown --threads'
       case $prev in
         -o|--output)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -127,6 +127,34 @@ _onnxq() {
     check)
       opts='-h --help --json --strict'
       case $prev in
+      esac ;;
+    edit)
+      opts='-h --help -o --output --in-place --set --set-json --remove --rename --chat-template --chat-template-file --special-token --dry-run'
+      case $prev in
+        -o|--output)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --set)
+          COMPREPLY=(); return ;;
+        --set-json)
+          COMPREPLY=(); return ;;
+        --remove)
+          COMPREPLY=(); return ;;
+        --rename)
+          COMPREPLY=(); return ;;
+        --chat-template)
+          COMPREPLY=(); return ;;
+        --chat-template-file)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --special-token)
+          COMPREPLY=(); return ;;
+      esac ;;
+    convert-endian)
+      opts='-h --help -o --output --in-place --to'
+      case $prev in
+        -o|--output)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --to)
+          COMPREPLY=(); return ;;
       esac ;;
     conformance)
       opts='-h --help --filter --rtol --atol --json --json-out'

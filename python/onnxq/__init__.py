@@ -25,7 +25,9 @@ from ._onnxq import (
     Tensor,
     TensorInfo,
     __version__,
+    convert_endian,
     dequantize,
+    edit,
     onehot,
     open,
     unpack,
@@ -67,7 +69,9 @@ __all__ = [
     "Tensor",
     "TensorInfo",
     "__version__",
+    "convert_endian",
     "dequantize",
+    "edit",
     "formats",
     "onehot",
     "open",
@@ -76,7 +80,8 @@ __all__ = [
     "unsqueeze",
 ]
 
-for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "dequantize", "onehot", "open", "unpack",
+for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_endian", "dequantize", "edit", "onehot",
+              "open", "unpack",
               "unsqueeze"):
     globals()[_name].__module__ = __name__
 del _name

@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -45,10 +45,12 @@ class Tensor(TensorInfo):
     """A tensor of an open Model: its descriptor and its data."""
 
     def numpy(self, dtype: Optional[DTypeSpec] = None, threads: Optional[int] = None) -> np.ndarray:
-        """Decodes the tensor into a new numpy array of its shape."""
+        """Decodes the tensor into a new numpy array of its shape. A tensor of a type onnxq does not
+        know (type "type 142", format None) raises InvalidInputError naming its type id."""
     def raw(self) -> npt.NDArray[np.uint8]:
         """The packed bytes as stored: a read-only view of the mapping for a local file (bytes past
-        the end of a file that shrinks meanwhile read as zeros)."""
+        the end of a file that shrinks meanwhile read as zeros). For a type onnxq does not know, one
+        flat array of the bytes its layout leaves it (padding included)."""
 
 class Model:
     """A GGUF model opened by onnxq.open(): a mapping of tensor names to Tensors."""
@@ -89,6 +91,14 @@ class Format(NamedTuple):
 
 def open(path: PathSpec, shards: str = "all") -> Model:
     """Opens a GGUF model (a file, split shards, http(s):// or hf:// URL) and reads its header."""
+
+def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]] = None,
+         remove: Sequence[str] = (), rename: Optional[Dict[str, str]] = None,
+         chat_template: Optional[str] = None) -> None:
+    """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte."""
+
+def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:
+    """Writes src in the byte order `to` ('big', 'little', 'native') to dst (None: replaces src)."""
 
 def formats() -> List[Format]:
     """The formats onnxq decodes: the 27 block formats, then the plain types."""

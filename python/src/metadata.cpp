@@ -55,7 +55,7 @@ py::object metadata_value(const GgufValue& value) {
   return py::int_(value.as_u64());
 }
 
-py::dict metadata_dict(const GgufFile& file) {
+py::dict metadata_dict(const GgufModel& file) {
   py::dict out;
   for (const GgufKeyValue& kv : file.metadata()) out[text(kv.key)] = metadata_value(kv.value);
   return out;

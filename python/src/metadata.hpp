@@ -3,7 +3,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq::python {
 
@@ -13,6 +13,6 @@ namespace onnxq::python {
 pybind11::object metadata_value(const GgufValue& value);
 
 // All metadata of the model, in file order.
-pybind11::dict metadata_dict(const GgufFile& file);
+pybind11::dict metadata_dict(const GgufModel& file);
 
 }  // namespace onnxq::python

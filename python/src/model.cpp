@@ -1,4 +1,4 @@
-// onnxq.open, onnxq.Model, onnxq.TensorInfo and onnxq.Tensor: a GgufFile and its tensors, decoded
+// onnxq.open, onnxq.Model, onnxq.TensorInfo and onnxq.Tensor: a GgufModel and its tensors, decoded
 // by the library straight into arrays that numpy allocates, with the GIL released meanwhile.
 #include "model.hpp"
 
@@ -14,9 +14,10 @@
 #include "metadata.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
-#include "onnxq/remote/remote_file.hpp"
+#include "onnxq/io/io_options.hpp"
+#include "onnxq/io/remote_file.hpp"
 #include "onnxq/stream/tensor_stream.hpp"
 
 namespace onnxq::python {
@@ -27,10 +28,10 @@ using namespace pybind11::literals;
 // What a Model and its Tensors share. Each call takes its own reference to the file before it
 // lets go of the GIL, so close() during a decode on another thread frees nothing in use.
 struct ModelState {
-  std::shared_ptr<const GgufFile> file;  // null once closed
+  std::shared_ptr<const GgufModel> file;  // null once closed
   std::string path;
 
-  std::shared_ptr<const GgufFile> open_file() const {
+  std::shared_ptr<const GgufModel> open_file() const {
     if (!file) throw py::value_error(path + ": the model is closed");
     return file;
   }
@@ -52,7 +53,7 @@ struct TensorDescriptor {
 
 struct TensorHandle : TensorDescriptor {
   std::shared_ptr<ModelState> model;
-  std::size_t index = 0;  // in GgufFile::tensors()
+  std::size_t index = 0;  // in GgufModel::tensors()
 };
 
 struct Model {
@@ -65,9 +66,9 @@ TensorHandle make_handle(const std::shared_ptr<ModelState>& state, std::size_t i
   const TensorInfo& t = state->file->tensors()[index];
   TensorHandle h;
   h.name = std::string(t.name);
-  h.type = std::string(t.format->gguf_name);
-  if (!t.format->format_id.empty()) h.format = std::string(t.format->format_id);
-  h.ggml_type = t.format->ggml_type;
+  h.type = t.type_name();
+  if (t.format && !t.format->format_id.empty()) h.format = std::string(t.format->format_id);
+  h.ggml_type = t.ggml_type;
   h.shape = t.onnx_shape();
   h.ne = t.ne;
   h.n_elements = t.element_count;
@@ -86,29 +87,16 @@ ShardPolicy shard_policy(const std::string& shards) {
   throw py::value_error("shards must be 'all', 'allow_missing' or 'only_this_file', got '" + shards + "'");
 }
 
-// $ONNXQ_TIMEOUT as the CLI reads it: seconds a remote transfer may stall (else the library's 30).
-void apply_remote_timeout() {
-  RemoteOptions options = remote_options();
-  options.timeout_seconds = RemoteOptions{}.timeout_seconds;
-  if (const char* env = std::getenv("ONNXQ_TIMEOUT"); env && *env) {
-    char* end = nullptr;
-    options.timeout_seconds = std::strtod(env, &end);
-    if (*end != '\0' || !(options.timeout_seconds > 0))
-      throw py::value_error(std::string("ONNXQ_TIMEOUT must be a positive number of seconds, got '") + env + "'");
-  }
-  set_remote_options(options);
-}
-
 Model open_model(const py::object& path, const std::string& shards) {
   const ShardPolicy policy = shard_policy(shards);
-  apply_remote_timeout();
+  const IoOptions options = IoOptions::from_environment();  // $ONNXQ_TIMEOUT, as the CLI reads it
   // os.fsencode: str, bytes and os.PathLike, with undecodable file-name bytes kept.
   const std::string name = py::module_::import("os").attr("fsencode")(path).cast<std::string>();
   auto state = std::make_shared<ModelState>();
   state->path = name;
   {
     py::gil_scoped_release release;  // parsing, and for a remote file the network
-    state->file = std::make_shared<const GgufFile>(GgufFile::open(name, policy));
+    state->file = std::make_shared<const GgufModel>(GgufModel::open(name, policy, options));
   }
   Model model;
   model.state = state;
@@ -118,7 +106,7 @@ Model open_model(const py::object& path, const std::string& shards) {
   return model;
 }
 
-const TensorInfo& info_of(const GgufFile& file, const TensorHandle& t) { return file.tensors().at(t.index); }
+const TensorInfo& info_of(const GgufModel& file, const TensorHandle& t) { return file.tensors().at(t.index); }
 
 // A valid GGUF tensor may have no elements and dimensions that numpy cannot hold: say so plainly.
 void check_numpy_can_hold(const TensorHandle& t, const Shape& shape, std::size_t element_bytes) {
@@ -130,7 +118,7 @@ void check_numpy_can_hold(const TensorHandle& t, const Shape& shape, std::size_t
 py::array decode(const TensorHandle& t, const py::object& dtype, const py::object& threads) {
   const auto file = t.model->open_file();
   const TensorInfo& info = info_of(*file, t);
-  const DType out = dtype.is_none() ? default_decode_dtype(*info.format) : dtype_arg(dtype, "dtype");
+  const DType out = dtype.is_none() ? default_decode_dtype(known_format(info)) : dtype_arg(dtype, "dtype");
   const int n = threads_arg(threads);
   check_numpy_can_hold(t, info.onnx_shape(), dtype_info(out).bits / 8);
   py::array result = empty_array(out, info.onnx_shape());
@@ -147,7 +135,8 @@ py::array decode(const TensorHandle& t, const py::object& dtype, const py::objec
 // quants.dequantize(t.raw(), t.ggml_type) has the tensor's shape, as with gguf-py's reader.
 std::vector<py::ssize_t> raw_dims(const TensorInfo& info) {
   const Shape shape = info.onnx_shape();
-  if (shape.empty()) return {static_cast<py::ssize_t>(info.byte_size)};
+  // A type onnxq does not know has no rows it can tell apart: its bytes are one flat array.
+  if (shape.empty() || !info.format) return {static_cast<py::ssize_t>(info.byte_size)};
   std::vector<py::ssize_t> dims(shape.begin(), shape.end() - 1);
   dims.push_back(static_cast<py::ssize_t>(info.ne[0] / info.format->block_elements * info.format->block_bytes));
   return dims;
@@ -299,7 +288,7 @@ strings or of arrays are lists. Read on first use, then kept.
           "shards",
           [](const Model& self) {
             py::list paths;
-            for (const GgufShard& s : self.state->open_file()->shards())
+            for (const GgufFile& s : self.state->open_file()->shards())
               paths.append(py::module_::import("os").attr("fsdecode")(py::bytes(s.path)));
             return py::tuple(paths);
           },

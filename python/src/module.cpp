@@ -5,9 +5,10 @@
 
 #include "errors.hpp"
 #include "model.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/version.hpp"
+#include "onnxq/io/mapping_guard.hpp"
 #include "ops.hpp"
+#include "writer.hpp"
 
 PYBIND11_MODULE(_onnxq, m) {
   m.doc() = "onnxq's library bound for Python; use the onnxq package, which re-exports it.";
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_errors(m);
   onnxq::python::bind_model(m);
   onnxq::python::bind_ops(m);
+  onnxq::python::bind_writer(m);
 }

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "gguf_builder.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace {
 
@@ -39,7 +39,7 @@ const std::string& large_metadata_file() {
 void BM_GgufOpenLargeMetadata(benchmark::State& state) {
   const std::string& path = large_metadata_file();
   for (auto _ : state) {
-    onnxq::GgufFile model = onnxq::GgufFile::open(path);
+    onnxq::GgufModel model = onnxq::GgufModel::open(path);
     benchmark::DoNotOptimize(model.tensors().data());
   }
   state.counters["file_bytes"] = static_cast<double>(std::filesystem::file_size(path));

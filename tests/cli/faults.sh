@@ -45,11 +45,13 @@ declare -A JOB=(
   [all]="dequant IN --all --out-dir OUT"
   [export]="export IN --dtype f32 -o OUT/model.safetensors"
   [shards]="export IN --dtype f32 --max-shard-size 100MB -o OUT/model.safetensors"
+  [edit]="edit IN --set general.name=str:faults -o OUT/edited.gguf"
+  [endian]="convert-endian IN --to big -o OUT/big-endian.gguf"
 )
-JOBS=(dequant1 dequant all export shards)
+JOBS=(dequant1 dequant all export shards edit endian)
 # Jobs whose files are committed together: after a fault they are all old or all new. `dequant
 # --all` names each tensor's file when that file is complete, so its files may be a mix.
-declare -A TOGETHER=([dequant1]=1 [dequant]=1 [export]=1 [shards]=1 [all]=0)
+declare -A TOGETHER=([dequant1]=1 [dequant]=1 [export]=1 [shards]=1 [all]=0 [edit]=1 [endian]=1)
 
 args() { local a=${JOB[$1]//IN/$2}; echo "${a//OUT/$3}"; }  # args JOB INPUT DIR
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -112,6 +114,33 @@ strike() {
 # 1. kill -9 at random moments (it cannot be caught: only the unnamed file keeps it clean).
 for round in 1 2 3; do
   for job in "${JOBS[@]}"; do check "kill -9 ($job, round $round)" strike KILL $job; done
+done
+
+# 1b. edit and convert-endian --in-place killed at random moments: the input is its old self or
+#     the finished new file (the same bytes as with -o), nothing else, and no temporary is left.
+in_place() {  # in_place SIGNAL JOB
+  local sig=$1 job=$2 status=0 pause new
+  pause=$(delay $job)
+  new=$(ls "new/$job")
+  cp big.gguf run.gguf
+  "$ONNXQ" $(args $job run.gguf out | sed 's/ -o [^ ]*/ --in-place/') 2>run.err &
+  local pid=$!
+  sleep "$pause"
+  kill -"$sig" $pid 2>/dev/null || true
+  wait $pid 2>/dev/null || status=$?
+  echo "  $sig $job --in-place after ${pause}s: exit $status"
+  [ -z "$(strays)" ] || { echo "$job --in-place: stray temporaries: $(strays)" >&2; return 1; }
+  [ "$(ls -A | grep -c onnxq)" = 0 ] || { echo "$job --in-place: left $(ls -A | grep onnxq)" >&2; return 1; }
+  if cmp -s run.gguf "new/$job/$new"; then return 0; fi
+  [ "$status" != 0 ] && cmp -s run.gguf big.gguf && return 0
+  echo "$job --in-place: exit $status, and run.gguf is neither the old file nor the new one" >&2
+  return 1
+}
+for round in 1 2 3; do
+  for job in edit endian; do
+    check "kill -9 ($job --in-place, round $round)" in_place KILL $job
+    check "SIGTERM ($job --in-place, round $round)" in_place TERM $job
+  done
 done
 
 # 2. SIGINT and SIGTERM at random moments, with the unnamed file and with the named temporary
@@ -187,6 +216,14 @@ size_limit() {
 }
 for limit in 1 4096 120000 230000; do
   for job in dequant all shards; do check "ulimit -f $limit ($job)" size_limit $job $limit; done
+done
+
+# The GGUF writers' outputs are the input's size (160 MiB): limits below it.
+for limit in 64k 8m 120m; do
+  for job in edit endian; do check "full file system of $limit ($job)" full_fs $job $limit; done
+done
+for limit in 1 4096 120000; do
+  for job in edit endian; do check "ulimit -f $limit ($job)" size_limit $job $limit; done
 done
 
 # 6. Closed standard descriptors: the outputs are still written whole, and never to a stream.

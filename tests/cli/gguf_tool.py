@@ -109,8 +109,9 @@ def swap_words(buf, at, nbytes, width):
         buf[i:i + width] = buf[i:i + width][::-1]
 
 
-def to_big_endian(data, magic=b"GGUF"):
-    """The little-endian GGUF v3 file `data` converted in place to big-endian (same layout)."""
+def to_big_endian(data, magic=b"GGUF", opaque=()):
+    """The little-endian GGUF v3 file `data` converted in place to big-endian (same layout). The data
+    of tensors whose type is in `opaque` (types the tool has no layout for) is left as it is."""
     buf = bytearray(data)
     pos = 0
 
@@ -160,6 +161,8 @@ def to_big_endian(data, magic=b"GGUF"):
         for d in ne:
             count *= d
         at = data_start + off
+        if t in opaque:
+            continue
         if t in PLAIN:
             swap_words(buf, at, count * PLAIN[t], PLAIN[t])
             continue

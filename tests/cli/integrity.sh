@@ -125,7 +125,7 @@ cp "$TESTDATA/zoo.gguf" zoo.gguf
 check "dequant -o onto the GGUF being read is refused" \
   expect_exit 2 "$ONNXQ" dequant zoo.gguf --tensor q4_0.weight -o zoo.gguf
 check "the GGUF is unchanged" unchanged "$TESTDATA/zoo.gguf" zoo.gguf
-# Every shard of a split model stays mapped while any of it is read (input_files.cpp asks
+# Every shard of a split model stays mapped while any of it is read (lib/src/io/same_file.cpp asks
 # /proc/self/maps), so an output onto another shard is refused too.
 "$PYTHON" "$TOOLS/gguf_tool.py" split "$TESTDATA/zoo.gguf" part 3
 cp part-00003-of-00003.gguf part3.orig

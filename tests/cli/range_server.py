@@ -15,6 +15,9 @@ Paths (NAME is a file under ROOT):
   /flaky/NAME             every first request for a range is answered 503
   /status/CODE/NAME       always answers CODE
   /stall/NAME             sends nothing for 60 s
+  /together/NAME          ranges past the first byte wait (up to 5 s) until another such request
+                          is in progress, then are served as /files/NAME; the log's "together"
+                          says whether one was: whether the client makes requests side by side
   /redirect/NAME          302 to http://localhost:PORT/files/NAME (another host name)
   /loop/NAME              302 to itself, for ever
   /OWNER/REPO/resolve/REV/PATH   the Hub layout, from ROOT/hf/OWNER/REPO/REV/PATH; OWNER "gated"
@@ -37,6 +40,8 @@ OPTS = dict(zip(sys.argv[4::2], sys.argv[5::2]))
 TOKEN = OPTS.get("--token", "")
 LOCK = threading.Lock()
 SEEN = set()  # (prefix, path, range) already answered, for /flaky and /changing
+TOGETHER = threading.Condition()
+together_active = 0  # /together requests past the first byte now in progress
 
 
 def log(entry):
@@ -104,7 +109,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "redirect":
             port = self.server.server_address[1]
             return self.reply(302, headers=[("Location", f"http://localhost:{port}/files/{rest}")])
-        if mode not in ("files", "norange", "truncate", "shortrange", "changing", "flaky"):
+        if mode == "together" and not (self.headers.get("Range") or "bytes=0-").startswith("bytes=0-"):
+            return self.serve_together(os.path.join(ROOT, rest))
+        if mode not in ("files", "norange", "truncate", "shortrange", "changing", "flaky", "together"):
             return self.reply(404, b"not found")
         key = (mode, rest, self.headers.get("Range"))
         with LOCK:
@@ -113,6 +120,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "flaky" and first:
             return self.reply(503, b"try again")
         self.serve(os.path.join(ROOT, rest), mode, changed=(mode == "changing" and not first))
+
+    def serve_together(self, file):
+        global together_active
+        with TOGETHER:
+            together_active += 1
+            TOGETHER.notify_all()
+            self.entry["together"] = TOGETHER.wait_for(lambda: together_active >= 2, timeout=5)
+        try:
+            self.serve(file)
+        finally:
+            with TOGETHER:
+                together_active -= 1
 
     def serve(self, file, mode="files", changed=False):
         if not os.path.isfile(file):

@@ -81,8 +81,8 @@ std::vector<std::uint8_t> GgufBuilder::build() const {
   return bytes;
 }
 
-GgufFile parse_gguf(const std::vector<std::uint8_t>& bytes, const std::string& name) {
-  return GgufFile::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, name);
+GgufModel parse_gguf(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+  return GgufModel::parse({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, name);
 }
 
 }  // namespace onnxq::testing

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq::testing {
 
-// GgufFile::parse of bytes built in memory; `name` is the file name its messages give.
-GgufFile parse_gguf(const std::vector<std::uint8_t>& bytes, const std::string& name = "test.gguf");
+// GgufModel::parse of bytes built in memory; `name` is the file name its messages give.
+GgufModel parse_gguf(const std::vector<std::uint8_t>& bytes, const std::string& name = "test.gguf");
 
 // A little serializer in the file's byte order.
 class GgufBytes {

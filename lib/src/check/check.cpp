@@ -1,12 +1,10 @@
 // check_gguf_bytes / check_gguf_file: check_file per file, then the split.* rules across shards.
-#include <cstdio>
-#include <filesystem>
-#include <regex>
 #include <unordered_map>
 
 #include "file_rules.hpp"
 #include "onnxq/check/check.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/gguf/split.hpp"
+#include "onnxq/io/mapped_file.hpp"
 
 namespace onnxq {
 namespace {
@@ -15,7 +13,7 @@ using check_detail::find_key;
 using check_detail::Report;
 
 // A split.* integer as onnxq's reader takes it: nullopt when absent; a finding when not an integer.
-std::optional<std::uint64_t> split_value(const GgufShard& facts, std::string_view key, Report& report) {
+std::optional<std::uint64_t> split_value(const GgufFile& facts, std::string_view key, Report& report) {
   const GgufKeyValue* kv = find_key(facts, key);
   if (!kv) return std::nullopt;
   if (!kv->value.is_integer()) {
@@ -28,71 +26,59 @@ std::optional<std::uint64_t> split_value(const GgufShard& facts, std::string_vie
 struct Shard {
   std::string path;
   Report report;
-  GgufShard facts;  // the records check_file read
+  GgufFile facts;  // the records check_file read
 };
 
-void split_rules(std::vector<Shard>& shards, std::uint64_t count) {
-  std::optional<std::uint64_t> first_total;
-  std::uint64_t found = 0;
-  std::unordered_map<std::string_view, std::size_t> names;
-  std::size_t with_keys = 0;
+// Each problem of the rule set as a finding at its key's record (or at no offset).
+void add_findings(const std::vector<GgufSplitProblem>& problems, const GgufFile& facts, Report& report) {
+  for (const GgufSplitProblem& p : problems) {
+    const GgufKeyValue* kv = p.key.empty() ? nullptr : find_key(facts, p.key);
+    const std::optional<std::uint64_t> offset = kv ? std::optional(kv->offset) : std::nullopt;
+    Finding& f = p.warning ? report.warning(std::string(p.code), offset, p.finding)
+                           : report.error(std::string(p.code), offset, p.finding);
+    if (kv) f.key = kv->key;
+  }
+}
+
+void split_rules(std::vector<Shard>& shards, int count) {
+  std::vector<GgufSplitShard> set;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     Shard& s = shards[i];
-    const auto no = split_value(s.facts, "split.no", s.report);
-    const auto n = split_value(s.facts, "split.count", s.report);
-    const auto total = split_value(s.facts, "split.tensors.count", s.report);
-    with_keys += (no || n || total) ? 1 : 0;
-    if (n && *n != count)
-      s.report
-          .error("split-count", find_key(s.facts, "split.count")->offset,
-                 "says " + std::to_string(*n) + " shards, but the file name says " + std::to_string(count))
-          .key = "split.count";
-    if (no && *no != i)
-      s.report
-          .error(
-              "split-no", find_key(s.facts, "split.no")->offset,
-              "is " + std::to_string(*no) + ", expected " + std::to_string(i) + " for shard " + std::to_string(i + 1))
-          .key = "split.no";
-    if (i == 0) first_total = total;
-    if (i > 0 && total && first_total && *total != *first_total)
-      s.report
-          .warning("split-keys-disagree", find_key(s.facts, "split.tensors.count")->offset,
-                   "is " + std::to_string(*total) + " here but " + std::to_string(*first_total) + " in the first shard")
-          .key = "split.tensors.count";
-    found += s.facts.tensors.size();
-    for (const auto& t : s.facts.tensors) {
+    GgufSplitKeys keys;
+    keys.no = split_value(s.facts, kGgufSplitNoKey, s.report);
+    keys.count = split_value(s.facts, kGgufSplitCountKey, s.report);
+    keys.tensors_count = split_value(s.facts, kGgufSplitTensorsCountKey, s.report);
+    add_findings(gguf_split_shard_problems(keys, static_cast<int>(i) + 1, count), s.facts, s.report);
+    set.push_back({keys, s.facts.tensors.size()});
+  }
+  std::vector<std::vector<GgufSplitProblem>> by_shard(shards.size());
+  for (GgufSplitProblem& p : gguf_split_set_problems(set)) by_shard[p.shard].push_back(std::move(p));
+  for (std::size_t i = 0; i < shards.size(); ++i) add_findings(by_shard[i], shards[i].facts, shards[i].report);
+  // Last in each shard's findings (shard 0, the first, holds none).
+  std::unordered_map<std::string_view, std::size_t> names;
+  for (std::size_t i = 0; i < shards.size(); ++i)
+    for (const auto& t : shards[i].facts.tensors) {
       auto [it, fresh] = names.try_emplace(t.name, i);
       if (!fresh && it->second != i)
-        s.report
+        shards[i]
+            .report
             .error("split-duplicate-tensor", t.info_offset, "also appears in shard " + std::to_string(it->second + 1))
             .tensor = t.name;
     }
-  }
-  if (first_total && *first_total != found)
-    shards[0]
-        .report
-        .error("split-tensor-count", find_key(shards[0].facts, "split.tensors.count")->offset,
-               "says " + std::to_string(*first_total) + " tensors, but the shards hold " + std::to_string(found))
-        .key = "split.tensors.count";
-  if (with_keys != 0 && with_keys != shards.size())
-    shards[0].report.warning("split-keys-disagree", std::nullopt,
-                             std::to_string(shards.size() - with_keys) + " of " + std::to_string(shards.size()) +
-                                 " shards have no split.* keys while the others have them");
 }
 
 }  // namespace
 
 std::vector<Finding> check_gguf_bytes(std::span<const std::byte> bytes, const std::string& name) {
   Report report(name);
-  GgufShard shard;
+  GgufFile shard;
   check_detail::check_file(bytes, name, report, shard);
   return std::move(report.findings());
 }
 
 std::vector<Finding> check_gguf_file(const std::string& path) {
-  static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)");
-  std::smatch m;
-  const bool split_name = std::regex_match(path, m, pattern) && std::stoi(m[3].str()) > 1;
+  const auto name = parse_gguf_split_name(path);
+  const bool split_name = name && name->count > 1;
   std::vector<Shard> shards;
   std::vector<Finding> out;
   auto walk = [&](const std::string& p, const MappedFile& file) {
@@ -103,28 +89,20 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     auto file = MappedFile::open(path);  // Error(Io) when it cannot be read
     walk(path, *file);
     Shard& s = shards.front();
-    const auto count = split_value(s.facts, "split.count", s.report);
-    if (count && *count > 1)
-      s.report
-          .error("split-count", find_key(s.facts, "split.count")->offset,
-                 "is " + std::to_string(*count) +
-                     " but the file name does not follow <name>-00001-of-0000N.gguf, so its shards cannot be found")
-          .key = "split.count";
+    GgufSplitKeys keys;
+    keys.count = split_value(s.facts, kGgufSplitCountKey, s.report);
+    add_findings(gguf_unsplit_name_problems(keys), s.facts, s.report);
     return std::move(s.report.findings());
   }
-  const std::string base = m[1].str();
-  const int index = std::stoi(m[2].str()), count = std::stoi(m[3].str());
+  const int count = name->count;
   MappedFile::open(path);  // the named file itself must be readable
   Report set(path);
-  if (index < 1 || index > count)
-    set.error("split-index", std::nullopt,
-              "shard number " + std::to_string(index) + " is outside 1.." + std::to_string(count));
+  for (const GgufSplitProblem& p : gguf_split_name_problems(name->number, count))
+    set.error(std::string(p.code), std::nullopt, p.finding);
   std::vector<std::shared_ptr<const MappedFile>> files;  // the walk's views point into them
   bool complete = true;
   for (int i = 1; i <= count; ++i) {
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, "-%05d-of-%05d.gguf", i, count);
-    const std::string p = base + suffix;
+    const std::string p = gguf_split_path(name->base, i, count);
     std::shared_ptr<const MappedFile> file;
     try {
       file = MappedFile::open(p);
@@ -137,7 +115,7 @@ std::vector<Finding> check_gguf_file(const std::string& path) {
     files.push_back(file);
     walk(p, *file);
   }
-  if (complete) split_rules(shards, static_cast<std::uint64_t>(count));
+  if (complete) split_rules(shards, count);
   for (auto& f : set.findings()) out.push_back(std::move(f));
   for (auto& s : shards)
     for (auto& f : s.report.findings()) out.push_back(std::move(f));

@@ -19,7 +19,7 @@ bool is_negative(const GgufValue& v) {
   }
 }
 
-void tokenizer_rules(const GgufShard& shard, Report& report) {
+void tokenizer_rules(const GgufFile& shard, Report& report) {
   const GgufKeyValue* tokens = find_key(shard, "tokenizer.ggml.tokens");
   if (!is_array(tokens)) return;
   const std::uint64_t n_vocab = tokens->value.as_array().size();
@@ -63,7 +63,7 @@ void tokenizer_rules(const GgufShard& shard, Report& report) {
   }
 }
 
-void template_rules(const GgufShard& shard, Report& report) {
+void template_rules(const GgufFile& shard, Report& report) {
   for (const GgufKeyValue& kv : shard.metadata) {
     if (!kv.key.starts_with("tokenizer.chat_template") || kv.value.type() != GgufType::String) continue;
     std::size_t first = 0;
@@ -81,7 +81,7 @@ void template_rules(const GgufShard& shard, Report& report) {
 
 }  // namespace
 
-void content_rules(const GgufShard& shard, Report& report) {
+void content_rules(const GgufFile& shard, Report& report) {
   tokenizer_rules(shard, report);
   template_rules(shard, report);
 }

@@ -23,6 +23,15 @@ class FileRules final : public gguf_detail::ParseListener {
   }
   bool wants_records() const override { return true; }
 
+  void unknown_type(const TensorInfo& t) override {
+    report_
+        .warning("unknown-tensor-type", t.info_offset,
+                 "ggml type " + std::to_string(t.ggml_type) +
+                     " is not one onnxq knows: the tensor is listed and hashed, not decoded; its size (" +
+                     std::to_string(t.byte_size) + " bytes, padding included) is inferred from the layout")
+        .tensor = t.name;
+  }
+
   void magic(bool fugg) override {
     if (fugg)
       report_.warning("fugg-magic", 0,
@@ -121,7 +130,7 @@ class FileRules final : public gguf_detail::ParseListener {
   void data_start(std::uint64_t infos_end, std::uint64_t data_offset) override {
     nonzero_padding(bytes_, infos_end, data_offset, "the padding before the data section", report_);
   }
-  void tensors_placed(const GgufShard& shard) override { ggml_layout_rules(shard, report_); }
+  void tensors_placed(const GgufFile& shard) override { ggml_layout_rules(shard, report_); }
 
  private:
   void error_for_key(const char* code, std::uint64_t offset, std::string message) {
@@ -147,14 +156,14 @@ class FileRules final : public gguf_detail::ParseListener {
 
 }  // namespace
 
-bool check_file(std::span<const std::byte> bytes, const std::string& name, Report& report, GgufShard& shard) {
+bool check_file(std::span<const std::byte> bytes, const std::string& name, Report& report, GgufFile& shard) {
   FileRules rules(bytes, report);
   const bool complete = GgufParser::parse(bytes, name, rules, shard);
   if (complete) content_rules(shard, report);
   return complete;
 }
 
-const GgufKeyValue* find_key(const GgufShard& shard, std::string_view key) {
+const GgufKeyValue* find_key(const GgufFile& shard, std::string_view key) {
   for (const GgufKeyValue& kv : shard.metadata)
     if (kv.key == key) return &kv;
   return nullptr;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "file_rules.hpp"
-#include "onnxq/core/checked.hpp"
+#include "onnxq/gguf/layout.hpp"
 
 namespace onnxq::check_detail {
 void nonzero_padding(std::span<const std::byte> bytes, std::uint64_t from, std::uint64_t to, std::string_view what,
@@ -18,7 +18,7 @@ void nonzero_padding(std::span<const std::byte> bytes, std::uint64_t from, std::
 }
 
 // Each departure from ggml's layout is reported for what it is: out of order, overlapping, or a gap.
-void ggml_layout_rules(const GgufShard& shard, Report& report) {
+void ggml_layout_rules(const GgufFile& shard, Report& report) {
   const auto& ts = shard.tensors;
   // With no tensors the data section is empty and ggml reads nothing from it, so the file may
   // end before its padded start (gguf-py's writer leaves vocab-only files so).
@@ -63,7 +63,7 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
       furthest = i;
     }
     first = false;
-    const std::uint64_t padded_end = checked_align_up(t_end, align).value_or(t_end);
+    const std::uint64_t padded_end = gguf_padded(t_end, align).value_or(t_end);
     if (padded_end > end) {
       nonzero_padding(shard.bytes, data + std::max(end, t_end), data + std::min(padded_end, size - data),
                       "the padding after a tensor's data", report);
@@ -71,12 +71,15 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
     }
   }
   // The exact chain ggml computes.
-  std::uint64_t expected = 0;
+  std::vector<std::uint64_t> sizes;
+  sizes.reserve(ts.size());
+  for (const TensorInfo& t : ts) sizes.push_back(t.byte_size);
+  const std::vector<std::uint64_t> chain_offsets = gguf_tensor_offsets(sizes, align);
   bool chain = true;
-  for (const TensorInfo& t : ts) {
-    const auto padded = checked_align_up(t.byte_size, align);
-    const auto next = padded ? checked_add(expected, *padded) : std::nullopt;
-    if (t.offset_in_data != expected || !next) {
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    const TensorInfo& t = ts[i];
+    const std::uint64_t expected = chain_offsets[i];
+    if (t.offset_in_data != expected || i + 1 >= chain_offsets.size()) {
       if (report.findings().size() == before)
         report
             .error("data-misplaced", t.info_offset,
@@ -86,10 +89,9 @@ void ggml_layout_rules(const GgufShard& shard, Report& report) {
       chain = false;
       break;
     }
-    expected = *next;
   }
   // ggml reads the whole padded data section, to the padded end of the last tensor.
-  const std::uint64_t section_end = data + (chain ? expected : end);
+  const std::uint64_t section_end = data + (chain ? chain_offsets.back() : end);
   if (chain && section_end > size)
     report.error("data-section-truncated", size,
                  "the file ends " + std::to_string(section_end - size) +

@@ -7,9 +7,9 @@
 #include "decode/dispatch.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/io/mapping_guard.hpp"
 #include "reference/output_convert.hpp"
 #include "reference/plain.hpp"
 

@@ -79,7 +79,7 @@ int plain_source_of(DType plain) {
 }
 
 // Non-temporal stores pay off once the output is far larger than the caches it would
-// evict and is not read back right away (measured: tests/bench/simd_bench.cpp).
+// evict and is not read back right away (tests/bench/simd_bench.cpp shows it).
 std::atomic<std::size_t> g_streaming_threshold{std::size_t{32} << 20};
 
 }  // namespace

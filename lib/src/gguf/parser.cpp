@@ -1,7 +1,7 @@
 // GGUF parsing and validation of one file: header, metadata, tensor infos, the data layout.
 // Nothing from the file is trusted: each count and length is checked against the bytes that
 // remain before it is used, and size arithmetic is overflow-checked. Each problem is written
-// once, with both its messages: GgufFile::open's (the first problem is the error) and
+// once, with both its messages: GgufModel::open's (the first problem is the error) and
 // `onnxq check`'s (every problem is a finding).
 #include "parser.hpp"
 
@@ -10,8 +10,10 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "layout_variants.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/gguf/layout.hpp"
 
 namespace onnxq {
 
@@ -22,9 +24,8 @@ using gguf_detail::Truncated;
 
 namespace {
 
-constexpr std::uint32_t kMagicLE = 0x46554747;  // "GGUF" read as a little-endian u32
-constexpr std::uint32_t kMagicBE = 0x47475546;  // "FUGG": the magic written as a big-endian u32
 constexpr const char* kNothingAfter = "; nothing after this point can be checked";
+std::string value_types() { return "0.." + std::to_string(static_cast<std::uint32_t>(kGgufLastType)); }
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
@@ -34,9 +35,7 @@ std::string quoted(std::string_view s) {
   return out + "'";
 }
 
-bool valid_value_type(std::uint32_t t) { return t <= static_cast<std::uint32_t>(GgufType::Float64); }
-
-// GgufFile::open's listener: the first problem is the error.
+// GgufModel::open's listener: the first problem is the error.
 class StopAtFirstProblem final : public ParseListener {
  public:
   explicit StopAtFirstProblem(std::string_view file) : file_(file) {}
@@ -53,7 +52,7 @@ struct StopParse {};
 
 }  // namespace
 
-GgufParser::GgufParser(ByteReader& reader, ParseListener& listener, GgufShard* shard)
+GgufParser::GgufParser(ByteReader& reader, ParseListener& listener, GgufFile* shard)
     : reader_(reader), listener_(listener), records_(listener.wants_records()), shard_(shard) {}
 
 void GgufParser::problem(Problem p) {
@@ -126,9 +125,10 @@ GgufValue GgufParser::value(GgufType type, int depth) {
                kNothingAfter});
   const auto elem = reader_.read<std::uint32_t>("array element type");
   const auto count = reader_.read<std::uint64_t>("array length");
-  if (!valid_value_type(elem))
-    fatal({"bad-value-type", at, "unknown array element type " + str(elem) + ", expected 0..12",
-           "unknown array element type " + str(elem) + ", expected 0..12; nothing after it can be checked"});
+  if (!gguf_type_valid(elem))
+    fatal({"bad-value-type", at, "unknown array element type " + str(elem) + ", expected " + value_types(),
+           "unknown array element type " + str(elem) + ", expected " + value_types() +
+               "; nothing after it can be checked"});
   v.elem_type_ = static_cast<GgufType>(elem);
   v.count_ = count;
   v.array_begin_ = reader_.here();
@@ -162,7 +162,7 @@ GgufValue GgufParser::value(GgufType type, int depth) {
 void GgufParser::header() {
   // Magic, version (its byte order tells the file's), counts.
   const auto magic = reader_.read<std::uint32_t>("magic");
-  if (magic != kMagicLE && magic != kMagicBE) {
+  if (magic != kGgufMagic && magic != kGgufMagicSwapped) {
     char found[5] = {};
     std::memcpy(found, reader_.here() - 4, 4);
     for (char& c : found)
@@ -170,21 +170,23 @@ void GgufParser::header() {
     fatal({"bad-magic", 0, "bad magic '" + std::string(found) + "', expected 'GGUF' (not a GGUF file)",
            "the file does not start with the magic 'GGUF' (not a GGUF file)"});
   }
-  if (records_) listener_.magic(magic == kMagicBE);
+  if (records_) listener_.magic(magic == kGgufMagicSwapped);
   const auto version_le = reader_.read<std::uint32_t>("version");
   const std::uint32_t version_be = gguf_detail::bswap(version_le);
-  if (version_le == 2 || version_le == 3) {
+  const std::string expected = str(kGgufMinVersion) + " or " + str(kGgufMaxVersion);
+  if (gguf_version_supported(version_le)) {
     shard_->version = version_le;
-  } else if (version_be == 2 || version_be == 3) {
+  } else if (gguf_version_supported(version_be)) {
     shard_->version = version_be;
     shard_->big_endian = true;
     reader_.set_big_endian(true);
   } else if (version_le == 1 || version_be == 1) {
-    fatal({"bad-version", 4, "GGUF version 1 is not supported (it predates 64-bit counts); expected version 2 or 3",
-           "GGUF version 1 is not supported; expected 2 or 3"});
+    fatal({"bad-version", kGgufVersionOffset,
+           "GGUF version 1 is not supported (it predates 64-bit counts); expected version " + expected,
+           "GGUF version 1 is not supported; expected " + expected});
   } else {
-    fatal({"bad-version", 4, "unsupported GGUF version " + str(version_le) + ", expected 2 or 3",
-           "unsupported GGUF version " + str(version_le) + ", expected 2 or 3"});
+    fatal({"bad-version", kGgufVersionOffset, "unsupported GGUF version " + str(version_le) + ", expected " + expected,
+           "unsupported GGUF version " + str(version_le) + ", expected " + expected});
   }
   if (records_) listener_.version(shard_->big_endian);
   n_tensors_ = reader_.read<std::uint64_t>("tensor count");
@@ -192,7 +194,7 @@ void GgufParser::header() {
   if (n_kv_ > reader_.remaining() / kGgufMinKeyValueBytes) {
     const std::string reason =
         "metadata count " + str(n_kv_) + " is impossible: only " + str(reader_.remaining()) + " bytes left in the file";
-    fatal({"impossible-count", 16, reason, reason + kNothingAfter});
+    fatal({"impossible-count", kGgufMetadataCountOffset, reason, reason + kNothingAfter});
   }
 }
 
@@ -212,11 +214,11 @@ void GgufParser::metadata() {
                "duplicate metadata key (both readers reject it)", key});
     const std::uint64_t type_at = reader_.offset();
     const auto type = reader_.read<std::uint32_t>("metadata value type");
-    if (!valid_value_type(type))
+    if (!gguf_type_valid(type))
       fatal({"bad-value-type", type_at,
-             "key " + quoted(key) + " has unknown value type " + str(type) + ", expected 0..12",
-             "unknown value type " + str(type) +
-                 ", expected 0..12; its size is unknown, so nothing after it can be checked",
+             "key " + quoted(key) + " has unknown value type " + str(type) + ", expected " + value_types(),
+             "unknown value type " + str(type) + ", expected " + value_types() +
+                 "; its size is unknown, so nothing after it can be checked",
              key});
     key_ = key;
     element_ = 0;
@@ -254,7 +256,7 @@ void GgufParser::tensor_infos() {
   if (n_tensors_ > reader_.remaining() / kGgufMinTensorInfoBytes) {
     const std::string prefix =
         "tensor count " + str(n_tensors_) + " is impossible: only " + str(reader_.remaining()) + " bytes left";
-    fatal({"impossible-count", 8, prefix + " in the file",
+    fatal({"impossible-count", kGgufTensorCountOffset, prefix + " in the file",
            prefix + " after the metadata (at " + str(reader_.offset()) + "); nothing after it can be checked"});
   }
   auto& tensors = shard_->tensors;
@@ -292,8 +294,9 @@ void GgufParser::tensor_infos() {
                      "n_dims " + str(n_dims) + ", expected 1.." + str(kGgufMaxDims) +
                          (n_dims == 0 ? " (onnxq's reader rejects 0; ggml reads it as a scalar)" : ""));
       sized = false;
-      if (n_dims > reader_.remaining() / 8)
-        throw Truncated{reader_.offset(), "tensor dimensions", std::uint64_t{n_dims} * 8, reader_.remaining()};
+      if (n_dims > reader_.remaining() / kGgufDimBytes)
+        throw Truncated{reader_.offset(), "tensor dimensions", std::uint64_t{n_dims} * kGgufDimBytes,
+                        reader_.remaining()};
     }
     t.ne.resize(n_dims);
     for (std::uint32_t d = 0; d < n_dims; ++d) {
@@ -308,17 +311,24 @@ void GgufParser::tensor_infos() {
     }
     const std::uint64_t type_at = reader_.offset();
     const auto type = reader_.read<std::uint32_t>("tensor type");
+    t.ggml_type = type;
     t.format = find_format_by_ggml_type(type);
-    if (!t.format) {
-      const std::string what =
-          std::string(is_removed_ggml_type(type) ? "removed" : "unknown") + " ggml type " + str(type);
+    // A removed type is an error; one onnxq has never heard of is listed with its size inferred.
+    if (!t.format && is_removed_ggml_type(type)) {
+      const std::string what = "removed ggml type " + str(type);
       tensor_problem("bad-tensor-type", type_at,
                      who() + " has " + what + ", expected one of the types `onnxq formats` lists", what);
       sized = false;
     }
     const std::uint64_t offset_at = reader_.offset();
     t.offset_in_data = reader_.read<std::uint64_t>("tensor data offset");
-    if (sized) sized = tensor_size(t, dims_at);
+    bool to_infer = false;
+    if (sized && t.format) {
+      sized = tensor_size(t, dims_at);
+    } else if (sized && !is_removed_ggml_type(type)) {
+      to_infer = count_elements(t, dims_at);
+      sized = false;  // until data_layout infers its size
+    }
     if (t.offset_in_data % shard_->alignment != 0) {
       const std::string what =
           "data offset " + str(t.offset_in_data) + " is not a multiple of the alignment " + str(shard_->alignment);
@@ -326,6 +336,7 @@ void GgufParser::tensor_infos() {
     }
     tensors.push_back(std::move(t));
     sized_.push_back(sized);
+    to_infer_.push_back(to_infer);
   }
 }
 
@@ -337,6 +348,7 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
     problem({code, dims_at, "tensor " + quoted(t.name) + " " + reason, std::move(finding), {}, t.name});
   };
   bool whole_blocks = true;
+  if (!count_elements(t, dims_at)) return false;
   if (t.ne[0] % f.block_elements != 0) {
     tensor_problem("not-block-multiple",
                    "has ne0 = " + str(t.ne[0]) + ", expected a multiple of " + str(f.block_elements) + " for " +
@@ -345,14 +357,6 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
                        std::string(f.gguf_name));
     whole_blocks = false;
   }
-  std::optional<std::uint64_t> count = 1;
-  for (std::uint64_t d : t.ne)
-    if (count) count = checked_mul(*count, d);
-  if (!count || *count > kGgufMaxTensorElements) {
-    tensor_problem("element-count-overflow", "element count overflows 64 bits", "the element count overflows 63 bits");
-    return false;
-  }
-  t.element_count = *count;
   std::optional<std::uint64_t> size = checked_mul(t.ne[0] / f.block_elements, f.block_bytes);
   for (std::size_t d = 1; d < t.ne.size() && size; ++d) size = checked_mul(*size, t.ne[d]);
   if (!size || *size > kGgufMaxTensorBytes) {
@@ -363,11 +367,28 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
   return whole_blocks;
 }
 
+bool GgufParser::count_elements(TensorInfo& t, std::uint64_t dims_at) {
+  std::optional<std::uint64_t> count = 1;
+  for (std::uint64_t d : t.ne)
+    if (count) count = checked_mul(*count, d);
+  if (!count || *count > kGgufMaxTensorElements) {
+    problem({"element-count-overflow",
+             dims_at,
+             "tensor " + quoted(t.name) + " element count overflows 64 bits",
+             "the element count overflows 63 bits",
+             {},
+             t.name});
+    return false;
+  }
+  t.element_count = *count;
+  return true;
+}
+
 // The data section starts at the aligned end of the tensor infos; each tensor's data must lie in the file.
 void GgufParser::data_layout() {
   const std::uint64_t infos_end = reader_.offset();
   const std::uint64_t file_size = reader_.file_size();
-  const auto data = checked_align_up(infos_end, shard_->alignment);
+  const auto data = gguf_padded(infos_end, shard_->alignment);
   if (!data)
     return problem({"data-outside-file", infos_end, "data section offset overflows 64 bits",
                     "the data section offset overflows 64 bits"});
@@ -384,6 +405,9 @@ void GgufParser::data_layout() {
         {"data-outside-file", infos_end, what, "the " + what + (any_data ? "" : " (ggml's reader refuses it)")});
   }
   if (records_) listener_.data_start(infos_end, *data);
+  const std::uint64_t section = file_size >= *data ? file_size - *data : 0;
+  infer_unknown_sizes(section);
+  name_fork_layouts(section);
   bool all_placed = true;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     TensorInfo& t = tensors[i];
@@ -409,6 +433,117 @@ void GgufParser::data_layout() {
   if (all_placed && records_) listener_.tensors_placed(*shard_);
 }
 
+// Where tensor i's data may end: the next tensor's offset in data order, or the end of the section.
+std::uint64_t GgufParser::room_end(std::size_t i, std::uint64_t section) const {
+  const std::uint64_t at = shard_->tensors[i].offset_in_data;
+  const auto next = std::upper_bound(data_order_.begin(), data_order_.end(), at);
+  return next != data_order_.end() ? *next : std::max(section, at);
+}
+
+// An unknown type's size is the room its offset leaves: the gap to the next tensor, or to the end of
+// the file. One sweep in data order, so that a file of many such tensors costs n log n.
+void GgufParser::infer_unknown_sizes(std::uint64_t section) {
+  auto& tensors = shard_->tensors;
+  std::vector<std::size_t> order(tensors.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return tensors[a].offset_in_data < tensors[b].offset_in_data; });
+  data_order_.clear();
+  for (std::size_t i : order) data_order_.push_back(tensors[i].offset_in_data);
+  auto holds_data = [&](std::size_t j) { return to_infer_[j] || (sized_[j] && tensors[j].byte_size > 0); };
+  std::uint64_t reach = 0;  // the furthest end of the sized data before the current tensor
+  std::size_t reacher = 0;  // the tensor that reaches it
+  bool any_before = false;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    TensorInfo& t = tensors[i];
+    if (to_infer_[i]) {
+      const std::string what = "tensor " + quoted(t.name) + " of unknown ggml type " + str(t.ggml_type);
+      auto cannot = [&](const std::string& why) {
+        Problem p{"unknown-type-size",
+                  t.info_offset,
+                  what + ": " + why + ", so its size cannot be inferred",
+                  "unknown ggml type " + str(t.ggml_type) + ": " + why + ", so its size cannot be inferred",
+                  {},
+                  t.name};
+        p.reason_has_offset = false;
+        problem(std::move(p));
+      };
+      // Another tensor with data at the same offset, or sized data that runs past it.
+      std::optional<std::size_t> other;
+      if (k + 1 < order.size() && data_order_[k + 1] == t.offset_in_data && holds_data(order[k + 1]))
+        other = order[k + 1];
+      if (k > 0 && data_order_[k - 1] == t.offset_in_data && holds_data(order[k - 1])) other = order[k - 1];
+      if (any_before && reach > t.offset_in_data) other = reacher;
+      if (t.offset_in_data > section) {
+        cannot("its data offset " + str(t.offset_in_data) + " lies past the end of the " + str(section) +
+               "-byte data section");
+      } else if (other) {
+        cannot("its data offset " + str(t.offset_in_data) + " lies inside the data of tensor " +
+               quoted(tensors[*other].name));
+      } else if (t.element_count > 0 && room_end(i, section) == t.offset_in_data) {
+        cannot("no bytes lie between its data offset " + str(t.offset_in_data) + " and the next tensor's");
+      } else {
+        t.byte_size = t.element_count == 0 ? 0 : room_end(i, section) - t.offset_in_data;
+        t.size_inferred = true;
+        sized_[i] = true;
+        listener_.unknown_type(t);
+      }
+    }
+    if (sized_[i] && t.byte_size > 0) {
+      const std::uint64_t end = checked_add(t.offset_in_data, t.byte_size).value_or(UINT64_MAX);
+      if (!any_before || end > reach) {
+        reach = end;
+        reacher = i;
+      }
+      any_before = true;
+    }
+  }
+}
+
+// A type whose every tensor fits a fork's block layout exactly, where ggml's does not fit them all,
+// is named as that fork's in one problem; its tensors are then left unplaced.
+void GgufParser::name_fork_layouts(std::uint64_t section) {
+  auto& tensors = shard_->tensors;
+  const std::uint64_t align = shard_->alignment;
+  auto fits = [&](std::size_t i, std::uint64_t size) {
+    const std::uint64_t room = room_end(i, section) - std::min(section, tensors[i].offset_in_data);
+    return tensors[i].offset_in_data <= section && size <= room && room - size < align;
+  };
+  for (const gguf_detail::LayoutVariant& v : gguf_detail::layout_variants()) {
+    std::vector<std::size_t> of_type;
+    bool variant_fits = true, ggml_fits = true;
+    for (std::size_t i = 0; i < tensors.size() && variant_fits; ++i) {
+      const TensorInfo& t = tensors[i];
+      if (t.ggml_type != v.ggml_type || !t.format) continue;
+      if (!sized_[i]) variant_fits = false;
+      if (!variant_fits) break;
+      of_type.push_back(i);
+      ggml_fits = ggml_fits && fits(i, t.byte_size);
+      const auto size = t.ne[0] % v.block_elements == 0
+                            ? checked_mul(t.element_count / v.block_elements, std::uint64_t{v.block_bytes})
+                            : std::nullopt;
+      variant_fits = size && fits(i, *size);
+    }
+    if (of_type.empty() || !variant_fits || ggml_fits) continue;
+    const BlockFormat& f = *tensors[of_type.front()].format;
+    std::string names;
+    for (std::size_t k = 0; k < of_type.size() && k < 3; ++k)
+      names += (k ? ", " : "") + quoted(tensors[of_type[k]].name);
+    if (of_type.size() > 3) names += " and " + str(of_type.size() - 3) + " more";
+    const std::string what = std::string(of_type.size() == 1 ? "tensor " : "tensors ") + names + " of type " +
+                             std::string(f.gguf_name) + " (" + str(v.ggml_type) +
+                             (of_type.size() == 1 ? ") fits" : ") fit") + " the layout of " + v.name + " (" +
+                             str(v.block_elements) + " values in " + str(v.block_bytes) + "-byte blocks), not ggml's " +
+                             std::string(f.gguf_name) + " (" + str(f.block_elements) + " values in " +
+                             str(f.block_bytes) + " bytes); onnxq does not decode that variant";
+    Problem p{"fork-layout", tensors[of_type.front()].info_offset, what, what, {}, tensors[of_type.front()].name};
+    p.reason_has_offset = false;
+    problem(std::move(p));
+    for (std::size_t i : of_type) sized_[i] = false;
+  }
+}
+
 void GgufParser::run() {
   try {
     header();
@@ -421,8 +556,8 @@ void GgufParser::run() {
   data_layout();
 }
 
-GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string& name, std::uint64_t file_size) {
-  GgufShard shard;
+GgufFile GgufParser::parse(std::span<const std::byte> bytes, const std::string& name, std::uint64_t file_size) {
+  GgufFile shard;
   shard.path = name;
   shard.bytes = bytes;
   shard.size = file_size;
@@ -433,7 +568,7 @@ GgufShard GgufParser::parse(std::span<const std::byte> bytes, const std::string&
 }
 
 bool GgufParser::parse(std::span<const std::byte> bytes, const std::string& name, ParseListener& listener,
-                       GgufShard& shard) {
+                       GgufFile& shard) {
   shard.path = name;
   shard.bytes = bytes;
   shard.size = bytes.size();

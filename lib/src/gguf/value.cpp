@@ -9,44 +9,6 @@ namespace onnxq {
 
 using gguf_detail::ByteReader;
 
-std::string_view gguf_type_name(GgufType type) {
-  switch (type) {
-    case GgufType::UInt8: return "u8";
-    case GgufType::Int8: return "i8";
-    case GgufType::UInt16: return "u16";
-    case GgufType::Int16: return "i16";
-    case GgufType::UInt32: return "u32";
-    case GgufType::Int32: return "i32";
-    case GgufType::Float32: return "f32";
-    case GgufType::Bool: return "bool";
-    case GgufType::String: return "str";
-    case GgufType::Array: return "arr";
-    case GgufType::UInt64: return "u64";
-    case GgufType::Int64: return "i64";
-    case GgufType::Float64: return "f64";
-  }
-  return "?";
-}
-
-std::uint64_t gguf_scalar_size(GgufType type) {
-  switch (type) {
-    case GgufType::UInt8:
-    case GgufType::Int8:
-    case GgufType::Bool: return 1;
-    case GgufType::UInt16:
-    case GgufType::Int16: return 2;
-    case GgufType::UInt32:
-    case GgufType::Int32:
-    case GgufType::Float32: return 4;
-    case GgufType::UInt64:
-    case GgufType::Int64:
-    case GgufType::Float64: return 8;
-    case GgufType::String:
-    case GgufType::Array: return 0;
-  }
-  return 0;
-}
-
 namespace {
 
 [[noreturn]] void wrong_type(GgufType have, std::string_view want) {

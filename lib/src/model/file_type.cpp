@@ -78,10 +78,10 @@ std::uint32_t guess_llama_file_type(std::span<const TensorInfo> tensors) {
   std::uint64_t best_count = 0;
   std::optional<std::uint32_t> best;
   for (const TensorInfo* t : by_name) {
-    const std::uint64_t n = ++counts[t->format->ggml_type];
+    const std::uint64_t n = ++counts[t->ggml_type];
     if (n > best_count) {
       best_count = n;
-      best = t->format->ggml_type;
+      best = t->ggml_type;
     }
   }
   std::uint32_t guess = 0;  // llama.cpp falls back to ALL_F32 for a type it has no file type for

@@ -77,7 +77,7 @@ MemorySplit MemoryEstimate::total() const {
   return t;
 }
 
-MemoryEstimate estimate_memory(const GgufFile& model, const EstimateOptions& options) {
+MemoryEstimate estimate_memory(const GgufModel& model, const EstimateOptions& options) {
   if (options.context == 0 || options.context > UINT32_MAX)
     invalid_argument("context must be 1 to " + std::to_string(UINT32_MAX) + " tokens, got " +
                      std::to_string(options.context));
@@ -115,6 +115,15 @@ MemoryEstimate estimate_memory(const GgufFile& model, const EstimateOptions& opt
       }
     }
   }
+  std::uint64_t unknown = 0, unknown_bytes = 0;
+  for (const TensorInfo& t : model.tensors())
+    if (!t.format) {
+      ++unknown;
+      unknown_bytes += t.byte_size;
+    }
+  if (unknown)
+    e.notes.push_back(std::to_string(unknown) + " tensor(s) of types onnxq does not know are counted at their " +
+                      std::to_string(unknown_bytes) + " stored bytes, inferred from the layout (padding included)");
   const TensorInfo* embeddings = model.find_tensor("token_embd.weight");
   if (embeddings && !model.find_tensor("output.weight") && model.find_tensor("output_norm.weight")) {
     // Tied embeddings: the output layer uses token_embd.weight, loaded a second time onto its device.

@@ -9,14 +9,14 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq::model_detail {
 
 class MetadataReader {
  public:
   // `notes` collects one line per key that is present but unusable.
-  MetadataReader(const GgufFile& model, std::vector<std::string>& notes) : model_(model), notes_(notes) {}
+  MetadataReader(const GgufModel& model, std::vector<std::string>& notes) : model_(model), notes_(notes) {}
 
   const GgufValue* find(std::string_view key) const { return model_.find_metadata(key); }
   bool has(std::string_view key) const { return find(key) != nullptr; }
@@ -47,7 +47,7 @@ class MetadataReader {
 
  private:
   void wrong_type(std::string_view key, const GgufValue& value, std::string_view expected) const;
-  const GgufFile& model_;
+  const GgufModel& model_;
   std::vector<std::string>& notes_;
 };
 

@@ -66,7 +66,7 @@ namespace {
 
 class Summarizer {
  public:
-  explicit Summarizer(const GgufFile& model) : model_(model), md_(model, s_.notes) {}
+  explicit Summarizer(const GgufModel& model) : model_(model), md_(model, s_.notes) {}
 
   ModelSummary run() {
     general();
@@ -315,7 +315,7 @@ class Summarizer {
     s_.recurrent_s = *s;
   }
 
-  const GgufFile& model_;
+  const GgufModel& model_;
   ModelSummary s_;
   MetadataReader md_;
   const ArchitectureRow* row_ = nullptr;
@@ -323,6 +323,6 @@ class Summarizer {
 
 }  // namespace
 
-ModelSummary summarize_model(const GgufFile& model) { return Summarizer(model).run(); }
+ModelSummary summarize_model(const GgufModel& model) { return Summarizer(model).run(); }
 
 }  // namespace onnxq

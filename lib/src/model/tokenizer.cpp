@@ -40,14 +40,14 @@ constexpr SpecialKey kSpecialKeys[] = {
 };
 
 // The vocabulary array, when the file has one of strings.
-std::optional<GgufArray> tokens_array(const GgufFile& model) {
+std::optional<GgufArray> tokens_array(const GgufModel& model) {
   const GgufValue* v = model.find_metadata(kTokensKey);
   if (!v || v->type() != GgufType::Array || v->as_array().element_type() != GgufType::String) return std::nullopt;
   return v->as_array();
 }
 
 // A per-token array of the given element type with one entry per token, else nullopt.
-std::optional<GgufArray> token_column(const GgufFile& model, std::string_view key, GgufType element,
+std::optional<GgufArray> token_column(const GgufModel& model, std::string_view key, GgufType element,
                                       std::uint64_t tokens) {
   const GgufValue* v = model.find_metadata(key);
   if (!v || v->type() != GgufType::Array) return std::nullopt;
@@ -71,12 +71,12 @@ std::string_view token_type_name(std::int32_t type) {
   }
 }
 
-std::uint64_t token_count(const GgufFile& model) {
+std::uint64_t token_count(const GgufModel& model) {
   const auto tokens = tokens_array(model);
   return tokens ? tokens->size() : 0;
 }
 
-void for_each_token(const GgufFile& model, const std::function<bool(const Token&)>& visit) {
+void for_each_token(const GgufModel& model, const std::function<bool(const Token&)>& visit) {
   const auto tokens = tokens_array(model);
   if (!tokens) invalid_input(model.primary().path + ": no tokenizer vocabulary (" + std::string(kTokensKey) + ")");
   const std::uint64_t n = tokens->size();
@@ -94,7 +94,7 @@ void for_each_token(const GgufFile& model, const std::function<bool(const Token&
   });
 }
 
-TokenizerSummary summarize_tokenizer(const GgufFile& model) {
+TokenizerSummary summarize_tokenizer(const GgufModel& model) {
   TokenizerSummary s;
   MetadataReader md(model, s.notes);
   for (const GgufKeyValue& kv : model.metadata())

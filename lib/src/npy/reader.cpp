@@ -10,7 +10,8 @@
 #include "npy/unicode.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/io/mapped_file.hpp"
+#include "onnxq/io/read_all.hpp"
 
 namespace onnxq {
 namespace {
@@ -168,15 +169,8 @@ Tensor read_npy_file(const std::string& path) {
   return read_npy(mapped->bytes(), mapped, path);
 }
 
-Tensor read_npy_stream(std::FILE* stream, std::string_view source) {
-  auto buffer = std::make_shared<std::vector<std::byte>>();
-  std::byte chunk[1 << 16];
-  while (true) {
-    const std::size_t n = std::fread(chunk, 1, sizeof chunk, stream);
-    buffer->insert(buffer->end(), chunk, chunk + n);
-    if (n < sizeof chunk) break;
-  }
-  if (std::ferror(stream)) fail(ErrorKind::Io, "cannot read " + src(source));
+Tensor read_npy_stream(int fd, std::string_view source) {
+  auto buffer = std::make_shared<std::vector<std::byte>>(read_all(fd, std::string(source)));
   return read_npy(std::span<const std::byte>(*buffer), buffer, source);
 }
 

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/io/mapped_file.hpp"
 #include "onnxq/onnx/node_runner.hpp"
 #include "onnxq/onnx/onnx_io.hpp"
 

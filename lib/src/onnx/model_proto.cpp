@@ -5,7 +5,7 @@
 
 #include "onnx/tensor_proto.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/io/mapped_file.hpp"
 
 namespace onnxq {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapped_file.hpp"
+#include "onnxq/io/mapped_file.hpp"
 
 namespace onnxq::detail {
 namespace {

@@ -15,8 +15,8 @@
 // Per block the preparation turns grid indices into entry codes (permutes of the GridCodes
 // tables), spreads the sign bits into the nibbles (byte lookups) and computes the scales. It
 // runs one batch of blocks ahead of the steps (run_blocks), and the blocks of a batch share
-// the table loads. Batch sizes and the other choices below were measured with scripts/bench
-// on a Zen 4 (AVX-512 runs 512-bit operations as two halves there).
+// the table loads. Batch sizes and the other choices below are the fastest scripts/bench found
+// (doc/performance.md, "Why the code is as it is").
 
 inline const GridCodes& grid_codes_set() { return *g_codes; }
 
@@ -237,7 +237,7 @@ inline void store_iq3_steps_vbmi(std::uint16_t* codes, __m512i low, __m512i high
 // returns its 32 sign bytes; word_indices(block, idx), its grid indices as uint16 (32 per
 // vector); and with VBMI index_bytes(block), bits 0-7 of its indices, and index_bit(block,
 // k), bit k (8 or 9) of each as a mask. prepare() takes kBatch blocks at a time, so that they
-// share the table loads: WordBatch with word lookups (measured per format), four iq2 or one
+// share the table loads: WordBatch with word lookups (chosen per format), four iq2 or one
 // iq3 block with byte lookups.
 template <class K, int Entries, ScaleSpan Span, std::size_t WordBatch>
 struct CodeBatch {
@@ -245,7 +245,7 @@ struct CodeBatch {
   static constexpr bool kIq2 = K::kEntryElements == 8;
 #if defined(__AVX512VBMI__)
   // Byte vectors of 64 entries: two for iq2 (four blocks share the table loads), one for iq3
-  // (measured: a second iq3 block per batch was slower).
+  // (a second iq3 block per batch is slower).
   static constexpr int kN = kIq2 ? 2 : 1;
   static constexpr std::size_t kBatch = kIq2 ? 2 * kN : kN;
   [[gnu::always_inline]] static void prepare(const std::uint8_t* const* blocks, CodePrep* p) {

@@ -1,18 +1,19 @@
 #include "onnxq/stream/tensor_stream.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/mapping_guard.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/io/mapping_guard.hpp"
 
 namespace onnxq {
 
@@ -33,8 +34,8 @@ constexpr std::uint64_t kProbeChunks = 2;
 // More threads join when a chunk's decoding takes at least this share of its write time,
 constexpr double kThreadsPayOff = 0.05;
 // and when at least this much output is left after the probe: handing chunks between threads
-// has a cost that only a long tensor's hidden decoding repays (measured on tmpfs, 2 threads
-// against one, 40 interleaved runs: 4-7 % slower at 4-16 MiB of output, 1-3 % faster at 64).
+// has a cost that only a long tensor's hidden decoding repays (doc/performance.md, "Why the code
+// is as it is", has the figures behind these constants).
 constexpr std::uint64_t kMinParallelBytes = std::uint64_t{32} << 20;
 
 // Other threads ready to run on this machine right now: the kernel's count of runnable threads
@@ -65,34 +66,65 @@ Chunking chunking(const BlockSource& source, DType dtype) {
   return c;
 }
 
-// A chunk buffer: never zeroed (the decoder overwrites it), uint64 storage aligned for every
-// type, and the scratch its source reads into when it hands out no view.
-struct ChunkBuffer {
-  std::unique_ptr<std::uint64_t[]> out;
-  std::size_t size = 0;
-  std::vector<std::byte> scratch;
+}  // namespace
+
+struct StreamBuffers::Pool {
+  // A chunk buffer: never zeroed (the decoder overwrites it), uint64 storage aligned for every
+  // type, and the scratch its source reads into when it hands out no view.
+  struct Chunk {
+    std::unique_ptr<std::uint64_t[]> out;
+    std::size_t size = 0;
+    std::vector<std::byte> scratch;
+  };
+  std::vector<std::unique_ptr<Chunk>> chunks;  // by thread index
+  std::atomic<bool> in_use{false};
+
+  // Thread `index`'s buffer, at least `bytes` long. Called by one thread, before the others start.
+  Chunk& buffer(unsigned index, std::size_t bytes) {
+    if (chunks.size() <= index) chunks.resize(index + 1);
+    if (!chunks[index]) chunks[index] = std::make_unique<Chunk>();
+    Chunk& b = *chunks[index];
+    if (b.size < bytes) {
+      b.out.reset(new std::uint64_t[(bytes + 7) / 8]);
+      b.size = bytes;
+    }
+    return b;
+  }
 };
 
-// One chunk buffer per thread, kept for the whole process: a command that writes many tensors
-// (export, dequant --all) faults each buffer's pages in once, not once per tensor.
-ChunkBuffer& thread_buffer(unsigned index, std::size_t bytes) {
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<ChunkBuffer>> buffers;
-  std::lock_guard lock(mutex);
-  if (buffers.size() <= index) buffers.resize(index + 1);
-  if (!buffers[index]) buffers[index] = std::make_unique<ChunkBuffer>();
-  ChunkBuffer& b = *buffers[index];
-  if (b.size < bytes) {
-    b.out.reset(new std::uint64_t[(bytes + 7) / 8]);
-    b.size = bytes;
+StreamBuffers::StreamBuffers() : pool_(std::make_unique<Pool>()) {}
+StreamBuffers::~StreamBuffers() = default;
+
+namespace {
+
+using ChunkBuffer = StreamBuffers::Pool::Chunk;
+
+// The buffers of one call: the caller's, claimed for the call, or its own.
+class CallBuffers {
+ public:
+  explicit CallBuffers(StreamBuffers* shared) : pool_(shared ? shared->pool() : own_.emplace().pool()) {
+    if (pool_.in_use.exchange(true))
+      invalid_argument("internal: two write_decoded() calls at once with the same StreamBuffers");
   }
-  return b;
-}
+  ~CallBuffers() { pool_.in_use = false; }
+  CallBuffers(const CallBuffers&) = delete;
+  CallBuffers& operator=(const CallBuffers&) = delete;
+  ChunkBuffer& buffer(unsigned index, std::size_t bytes) { return pool_.buffer(index, bytes); }
+
+ private:
+  std::optional<StreamBuffers> own_;  // when the caller passed none
+  StreamBuffers::Pool& pool_;
+};
 
 class Stream {
  public:
   Stream(StreamSink& sink, const BlockSource& source, DType dtype, const StreamOptions& options)
-      : sink_(sink), source_(source), dtype_(dtype), options_(options), c_(chunking(source, dtype)) {}
+      : sink_(sink),
+        source_(source),
+        dtype_(dtype),
+        options_(options),
+        c_(chunking(source, dtype)),
+        buffers_(options.buffers) {}
 
   StreamPlan run();
 
@@ -122,12 +154,13 @@ class Stream {
   DType dtype_;
   const StreamOptions& options_;
   Chunking c_;
+  CallBuffers buffers_;
 };
 
 // Chunks [first, end) on this thread; returns the times of the last one.
 Stream::ChunkTimes Stream::write_serial(std::uint64_t first, std::uint64_t end) {
   using Clock = std::chrono::steady_clock;
-  ChunkBuffer& buffer = thread_buffer(0, chunk_bytes());
+  ChunkBuffer& buffer = buffers_.buffer(0, chunk_bytes());
   ChunkTimes last;
   for (std::uint64_t i = first; i < end; ++i) {
     const auto t0 = Clock::now();
@@ -147,7 +180,7 @@ Stream::ChunkTimes Stream::write_serial(std::uint64_t first, std::uint64_t end) 
 // delays only its current chunk: the others go on taking chunks.
 void Stream::write_positional(std::uint64_t first, unsigned threads) {
   std::vector<ChunkBuffer*> buffers;
-  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&thread_buffer(k, chunk_bytes()));
+  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&buffers_.buffer(k, chunk_bytes()));
   parallel_chunks(threads, c_.chunks - first, [&](unsigned k, std::uint64_t n) {
     const std::size_t bytes = decode_chunk(first + n, *buffers[k]);
     sink_.write_at(n * chunk_bytes(), buffers[k]->out.get(), bytes);
@@ -162,7 +195,7 @@ void Stream::write_positional(std::uint64_t first, unsigned threads) {
 void Stream::write_in_order(std::uint64_t first, unsigned threads) {
   std::vector<ChunkBuffer*> buffers;
   std::vector<std::size_t> sizes(threads, 0);
-  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&thread_buffer(k, chunk_bytes()));
+  for (unsigned k = 0; k < threads; ++k) buffers.push_back(&buffers_.buffer(k, chunk_bytes()));
   parallel_chunks_ordered(
       threads, c_.chunks - first, [&](unsigned k, std::uint64_t n) { sizes[k] = decode_chunk(first + n, *buffers[k]); },
       [&](unsigned k, std::uint64_t) {
@@ -184,15 +217,11 @@ StreamPlan Stream::run() {
   // join only when
   // - decoding took at least kThreadsPayOff of the time writing took: the kernel copies one
   //   write at a time into a file or pipe, so more threads can only hide the decoding, and
-  //   handing the output between threads has a cost. (Measured here, the output allocated ahead:
-  //   f32 into the page cache decodes in 5-20 % of the write time with SIMD.) A pipe whose reader
-  //   is slow, or a plain copy, decodes in far less;
+  //   handing the output between threads has a cost;
   // - at least kMinParallelBytes of output are left;
   // - the CPUs are not already taken by other runnable threads: there a second thread only waits
-  //   for a CPU, and one holding the file's lock when it is preempted holds up the writer
-  //   (measured with a busy loop per CPU: 2 threads up to 11 % slower than one). The runnable
-  //   count is a snapshot: read before and after the probe, a passing kernel thread is seldom in
-  //   both, and a busy machine's threads are.
+  //   for a CPU, and one preempted while it holds the file's lock holds up the writer. The count
+  //   is read before and after the probe, as a passing kernel thread is seldom in both snapshots.
   // An explicit thread count always uses that many.
   const unsigned others_before = other_runnable_threads();
   const ChunkTimes probe = write_serial(0, kProbeChunks);
@@ -234,7 +263,10 @@ StreamPlan write_decoded(StreamSink& sink, const BlockSource& source, DType dtyp
 
 void write_decoded(StreamSink& sink, std::span<const BlockSource* const> sources, DType dtype,
                    const StreamOptions& options) {
-  for (const BlockSource* source : sources) write_decoded(sink, *source, dtype, options);
+  StreamBuffers own;  // one set for all the sources, when the caller gave none
+  StreamOptions each = options;
+  if (!each.buffers) each.buffers = &own;
+  for (const BlockSource* source : sources) write_decoded(sink, *source, dtype, each);
 }
 
 void decode_into(const BlockSource& source, DType dtype, std::span<std::byte> out, const StreamOptions& options) {

@@ -6,7 +6,7 @@
 
 #include "gguf_builder.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 
 namespace onnxq {
@@ -45,8 +45,8 @@ TEST(GgufByteOrder, BigEndianFilesReadTheSameValues) {
   for (const std::string magic : {"GGUF", "FUGG"}) {
     SCOPED_TRACE(magic);
     const auto be_bytes = sample(true, magic).build();
-    const GgufFile le = parse_gguf(le_bytes);
-    const GgufFile be = parse_gguf(be_bytes);
+    const GgufModel le = parse_gguf(le_bytes);
+    const GgufModel be = parse_gguf(be_bytes);
     EXPECT_FALSE(le.primary().big_endian);
     EXPECT_TRUE(be.primary().big_endian);
     EXPECT_EQ(be.primary().version, 3u);
@@ -90,8 +90,8 @@ TEST(GgufByteOrder, BigEndianBlocksDecodeLikeTheirTwinOnManyThreads) {
   };
   const auto le_bytes = build(false, le_data);
   const auto be_bytes = build(true, be_data);
-  const GgufFile le = parse_gguf(le_bytes);
-  const GgufFile be = parse_gguf(be_bytes);
+  const GgufModel le = parse_gguf(le_bytes);
+  const GgufModel be = parse_gguf(be_bytes);
   ASSERT_TRUE(tensor_data_is_big_endian(be, be.tensors()[0]));
   ASSERT_FALSE(tensor_data_is_big_endian(le, le.tensors()[0]));
   for (DType out : {DType::Float, DType::Float16, DType::BFloat16, DType::Double}) {
@@ -148,7 +148,7 @@ class SplitModel : public ::testing::Test {
 TEST_F(SplitModel, AnyShardOpensTheWholeModel) {
   write_shards(3, 2);
   for (int i = 1; i <= 3; ++i) {
-    const GgufFile model = GgufFile::open(shard_name(i, 3));
+    const GgufModel model = GgufModel::open(shard_name(i, 3));
     ASSERT_EQ(model.shards().size(), 3u);
     ASSERT_EQ(model.tensors().size(), 6u);
     EXPECT_EQ(model.tensors()[4].name, "t2.0");
@@ -162,7 +162,7 @@ TEST_F(SplitModel, MissingShardIsAnIoError) {
   write_shards(3, 1);
   std::filesystem::remove(shard_name(2, 3));
   try {
-    GgufFile::open(shard_name(1, 3));
+    GgufModel::open(shard_name(1, 3));
     FAIL() << "opened a model with a missing shard";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Io);
@@ -173,7 +173,7 @@ TEST_F(SplitModel, MissingShardIsAnIoError) {
 TEST_F(SplitModel, ShardsPresentOpenWhenOthersAreAllowedToBeMissing) {
   write_shards(3, 1);
   std::filesystem::remove(shard_name(2, 3));
-  const GgufFile model = GgufFile::open(shard_name(3, 3), ShardPolicy::AllowMissing);
+  const GgufModel model = GgufModel::open(shard_name(3, 3), ShardPolicy::AllowMissing);
   ASSERT_EQ(model.shards().size(), 2u);
   ASSERT_EQ(model.missing_shards().size(), 1u);
   EXPECT_EQ(model.missing_shards()[0].split_number, 2);
@@ -188,7 +188,7 @@ TEST_F(SplitModel, ShardsPresentOpenWhenOthersAreAllowedToBeMissing) {
 TEST_F(SplitModel, OnlyThisFileReadsTheNamedShardAlone) {
   write_shards(3, 1);
   std::filesystem::remove(shard_name(1, 3));
-  const GgufFile model = GgufFile::open(shard_name(2, 3), ShardPolicy::OnlyThisFile);
+  const GgufModel model = GgufModel::open(shard_name(2, 3), ShardPolicy::OnlyThisFile);
   ASSERT_EQ(model.shards().size(), 1u);
   EXPECT_TRUE(model.missing_shards().empty());
   EXPECT_EQ(model.find_metadata("split.no")->as_u64(), 1u);
@@ -200,7 +200,7 @@ TEST_F(SplitModel, RenamedShardCountsItsSiblingsAsMissing) {
   write_shards(3, 1);
   const auto renamed = (dir_ / "renamed.gguf").string();
   std::filesystem::rename(shard_name(2, 3), renamed);
-  const GgufFile model = GgufFile::open(renamed, ShardPolicy::AllowMissing);
+  const GgufModel model = GgufModel::open(renamed, ShardPolicy::AllowMissing);
   EXPECT_EQ(model.named_shard().split_number, 2);
   ASSERT_EQ(model.missing_shards().size(), 2u);
   EXPECT_EQ(model.missing_shards()[0].split_number, 1);
@@ -210,19 +210,19 @@ TEST_F(SplitModel, RenamedShardCountsItsSiblingsAsMissing) {
 
 TEST_F(SplitModel, CountThatDisagreesWithTheNameIsRejected) {
   write_shards(2, 1, 5);
-  EXPECT_THROW(GgufFile::open(shard_name(1, 2)), Error);
+  EXPECT_THROW(GgufModel::open(shard_name(1, 2)), Error);
 }
 
 TEST_F(SplitModel, SplitCountWithoutTheNamingIsRejected) {
   write_shards(2, 1);
   const auto plain = (dir_ / "renamed.gguf").string();
   std::filesystem::rename(shard_name(1, 2), plain);
-  EXPECT_THROW(GgufFile::open(plain), Error);
+  EXPECT_THROW(GgufModel::open(plain), Error);
 }
 
 TEST(GgufOpen, MissingFileIsAnIoError) {
   try {
-    GgufFile::open("/nonexistent/dir/model.gguf");
+    GgufModel::open("/nonexistent/dir/model.gguf");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Io);

@@ -25,12 +25,12 @@ std::vector<std::byte> read_zoo() {
 TEST(HeaderPrefix, ShortPrefixesAskForMoreAndLongOnesParseAlike) {
   const std::vector<std::byte> file = read_zoo();
   ASSERT_GT(file.size(), 1000u);
-  const GgufShard whole = GgufParser::parse(file, "zoo.gguf", file.size());
+  const GgufFile whole = GgufParser::parse(file, "zoo.gguf", file.size());
   std::size_t needed = 0;  // the shortest prefix that parses
   for (std::size_t n = 0; n <= whole.data_offset; ++n) {
     const std::span<const std::byte> prefix(file.data(), n);
     try {
-      const GgufShard part = GgufParser::parse(prefix, "zoo.gguf", file.size());
+      const GgufFile part = GgufParser::parse(prefix, "zoo.gguf", file.size());
       if (!needed) needed = n;
       ASSERT_EQ(part.metadata.size(), whole.metadata.size()) << n;
       ASSERT_EQ(part.tensors.size(), whole.tensors.size()) << n;

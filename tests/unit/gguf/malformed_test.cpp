@@ -8,7 +8,7 @@
 #include "gguf_builder.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq {
 namespace {
@@ -67,6 +67,18 @@ GgufBuilder one_tensor(std::vector<std::uint64_t> ne, std::uint32_t type, std::o
   t.type = type;
   t.offset = offset;
   t.auto_data = !offset.has_value();  // explicit offsets are for broken files: write no data there
+  b.tensor(std::move(t));
+  return b;
+}
+
+// One tensor with `n` bytes of data (0x5A), whatever its type's size.
+GgufBuilder with_data(std::vector<std::uint64_t> ne, std::uint32_t type, std::size_t n) {
+  GgufBuilder b;
+  BuilderTensor t;
+  t.name = "t";
+  t.ne = std::move(ne);
+  t.type = type;
+  t.data.assign(n, 0x5A);
   b.tensor(std::move(t));
   return b;
 }
@@ -295,6 +307,21 @@ std::vector<Case> catalogue() {
   c.push_back({"removed type 37", [] { return one_tensor({32}, 37).build(); }, false, "removed ggml type 37"});
   c.push_back({"unknown type 43", [] { return one_tensor({32}, 43).build(); }, false, "unknown ggml type 43"});
   c.push_back({"unknown type 2^32-1", [] { return one_tensor({32}, 0xFFFFFFFF).build(); }, false, "unknown ggml type"});
+  c.push_back({"unknown type 142 with its data", [] { return with_data({128}, 142, 40).build(); }, true, ""});
+  c.push_back({"unknown type past EOF", [] { return one_tensor({32}, 142, 1ull << 20).build(); }, false,
+               "lies past the end of the 0-byte data section, so its size cannot be inferred"});
+  c.push_back({"unknown type inside another tensor's data",
+               [] {
+                 GgufBuilder b = one_tensor({16}, 0);
+                 b.tensor("u", {32}, 142, 32);
+                 return b.build();
+               },
+               false, "tensor 'u' of unknown ggml type 142: its data offset 32 lies inside the data of tensor 't'"});
+  c.push_back({"Q2_0 in PrismML's 34-byte blocks", [] { return with_data({4096}, 42, 1088).build(); }, false,
+               "tensor 't' of type Q2_0 (42) fits the layout of PrismML's Q2_0 (128 values in 34-byte blocks), not "
+               "ggml's Q2_0 (64 values in 18 bytes)"});
+  c.push_back({"Q2_0 that fits no layout", [] { return with_data({256}, 42, 40).build(); }, false,
+               "data [0, +72) relative to the data section at 64 lies outside the 128-byte file"});
   c.push_back(
       {"unaligned offset", [] { return one_tensor({4}, 0, 8).build(); }, false, "not a multiple of the alignment"});
   c.push_back({"offset past EOF", [] { return one_tensor({4}, 0, 1ull << 20).build(); }, false, "outside"});
@@ -427,7 +454,7 @@ TEST(GgufMalformed, EveryTruncationIsRejected) {
   const Bytes zoo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(zoo.size(), 1000u);
   const std::uint64_t data_end = [&] {
-    const GgufFile model = parse_gguf(zoo);
+    const GgufModel model = parse_gguf(zoo);
     std::uint64_t end = 0;
     for (const auto& t : model.tensors()) end = std::max(end, t.file_offset + t.byte_size);
     return end;
@@ -453,7 +480,7 @@ TEST(GgufMalformed, BitFlipsInTheHeaderNeverCrash) {
       Bytes mutated = zoo;
       mutated[i] ^= static_cast<std::uint8_t>(1u << bit);
       try {
-        const GgufFile model = parse_gguf(mutated);
+        const GgufModel model = parse_gguf(mutated);
         for (const auto& t : model.tensors()) ASSERT_LE(t.file_offset + t.byte_size, mutated.size());
       } catch (const Error& e) {
         ++rejected;

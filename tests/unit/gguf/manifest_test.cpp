@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq {
 namespace {
@@ -20,8 +20,8 @@ std::uint64_t hex_bits(const nlohmann::json& j) { return std::stoull(j.get<std::
 
 TEST(GgufManifest, HeaderMatches) {
   const auto m = zoo_manifest();
-  const GgufFile model = GgufFile::open(kZoo);
-  const GgufShard& s = model.primary();
+  const GgufModel model = GgufModel::open(kZoo);
+  const GgufFile& s = model.primary();
   EXPECT_EQ(s.version, m["gguf_version"].get<std::uint32_t>());
   EXPECT_FALSE(s.big_endian);
   EXPECT_EQ(s.alignment, m["alignment"].get<std::uint64_t>());
@@ -33,7 +33,7 @@ TEST(GgufManifest, HeaderMatches) {
 
 TEST(GgufManifest, EveryTensorMatches) {
   const auto m = zoo_manifest();
-  const GgufFile model = GgufFile::open(kZoo);
+  const GgufModel model = GgufModel::open(kZoo);
   ASSERT_EQ(model.tensors().size(), m["tensors"].size());
   for (std::size_t i = 0; i < model.tensors().size(); ++i) {
     const TensorInfo& t = model.tensors()[i];
@@ -90,7 +90,7 @@ void expect_value(const GgufValue& v, const std::string& type, const nlohmann::j
 
 TEST(GgufManifest, EveryMetadataValueMatches) {
   const auto m = zoo_manifest();
-  const GgufFile model = GgufFile::open(kZoo);
+  const GgufModel model = GgufModel::open(kZoo);
   ASSERT_EQ(model.metadata().size(), m["metadata"].size());
   for (std::size_t i = 0; i < model.metadata().size(); ++i) {
     const GgufKeyValue& kv = model.metadata()[i];
@@ -127,7 +127,7 @@ TEST(GgufManifest, TensorViewsKeepTheMappingAlive) {
   std::span<const std::byte> bytes;
   std::shared_ptr<const void> keep;
   {
-    const GgufFile model = GgufFile::open(kZoo);
+    const GgufModel model = GgufModel::open(kZoo);
     const TensorInfo* t = model.find_tensor("i8.weight");
     ASSERT_NE(t, nullptr);
     bytes = model.tensor_bytes(*t);

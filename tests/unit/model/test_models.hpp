@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gguf_builder.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq::testing {
 
@@ -56,10 +56,10 @@ inline void kv_bool(GgufBuilder& b, const std::string& key, bool v) {
   b.kv(key, kBool, [&](GgufBytes& w) { w.u8(v ? 1 : 0); });
 }
 
-// The bytes of a built file and the GgufFile parsed from them (which views those bytes).
+// The bytes of a built file and the GgufModel parsed from them (which views those bytes).
 struct BuiltModel {
   std::vector<std::uint8_t> bytes;
-  GgufFile file;
+  GgufModel file;
   explicit BuiltModel(const GgufBuilder& b) : bytes(b.build()), file(parse_gguf(bytes)) {}
   BuiltModel(const BuiltModel&) = delete;
 };

@@ -264,7 +264,7 @@ TEST(NpyReader, Stream) {
   ASSERT_NE(f, nullptr);
   std::fwrite(file.data(), 1, file.size(), f);
   std::rewind(f);
-  const Tensor t = read_npy_stream(f);
+  const Tensor t = read_npy_stream(fileno(f));
   std::fclose(f);
   EXPECT_EQ(t.shape(), (Shape{3}));
   EXPECT_EQ(t.at<std::int64_t>(0), -1);

@@ -14,7 +14,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "ref_float16.hpp"
 
 namespace onnxq {
@@ -88,7 +88,7 @@ TEST_P(BlockFormatVectors, EdgeBlocksMatchGgml) {
 
 TEST_P(BlockFormatVectors, ZooTensorMatchesGgml) {
   const BlockFormat& f = *GetParam();
-  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
   const std::string name = std::string(f.format_id.substr(5)) + ".weight";
   const TensorInfo* t = zoo.find_tensor(name);
   ASSERT_NE(t, nullptr) << name;
@@ -212,7 +212,7 @@ TEST_P(PlainTypeVectors, ToFloat32MatchesTheCast) {
   const std::string stem = "gguf/blocks/" + std::string(f.ggml_name);
   expect_file_decodes(f, stem + ".bin", stem + ".f32.npy");
 
-  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
   const std::string name = std::string(f.ggml_name) + ".weight";
   const TensorInfo* t = zoo.find_tensor(name);
   ASSERT_NE(t, nullptr);
@@ -226,7 +226,7 @@ TEST_P(NativeTypeVectors, NativeDtypeIsExact) {
   const BlockFormat& f = *GetParam();
   const std::string name = std::string(f.ggml_name) + ".weight";
   const std::string path = testdata_path("gguf/expected/" + name + ".native.npy");
-  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
   const TensorInfo* t = zoo.find_tensor(name);
   ASSERT_NE(t, nullptr);
   const ExpectedArray want = load_expected_npy(path);
@@ -270,7 +270,7 @@ INSTANTIATE_TEST_SUITE_P(WideTypes, NativeTypeVectors, ::testing::ValuesIn(nativ
 
 // The 1-D and 3-D zoo tensors: shapes in ONNX order and bits.
 TEST(ZooShapes, OneAndThreeDimensionalTensors) {
-  const GgufFile zoo = GgufFile::open(testdata_path("zoo.gguf"));
+  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
   for (const char* name : {"vec_1d.q8_0", "cube_3d.q4_k", "cube_3d.f16"}) {
     const TensorInfo* t = zoo.find_tensor(name);
     ASSERT_NE(t, nullptr) << name;

@@ -13,7 +13,7 @@
 
 #include "gguf_builder.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/tensor_decode.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 
@@ -59,7 +59,7 @@ Twins make_twins() {
 
 TEST(TensorReader, BigEndianBlocksComeOutLittleEndianAndLittleEndianOnesAsAView) {
   const Twins twins = make_twins();
-  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
+  const GgufModel le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   const TensorReader rle(le, le.tensors()[0]), rbe(be, be.tensors()[0]);
   EXPECT_EQ(rle.block_count(), kBlocks);
   ASSERT_TRUE(rle.view().has_value()) << "mapped little-endian: the whole tensor is one view";
@@ -108,12 +108,12 @@ class RecordingSink final : public StreamSink {
 
 TEST(TensorStream, EverySinkAndThreadCountGetsTheDecodedBytesInOrder) {
   const Twins twins = make_twins();
-  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
+  const GgufModel le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   for (DType out : {DType::Float, DType::Float16}) {
     const std::size_t n = kBlocks * 256 * (dtype_info(out).bits / 8);
     std::vector<std::uint8_t> want(n);
     decode_tensor_blocks(le, le.tensors()[0], 0, kBlocks, out, want.data(), 1);
-    for (const GgufFile* model : {&le, &be}) {
+    for (const GgufModel* model : {&le, &be}) {
       const TensorReader reader(*model, model->tensors()[0]);
       EXPECT_EQ(decoded_bytes(reader, out), n);
       for (int threads : {1, 2, 3}) {
@@ -143,7 +143,7 @@ TEST(TensorStream, EverySinkAndThreadCountGetsTheDecodedBytesInOrder) {
 
 TEST(TensorStream, AListOfSourcesIsOneStream) {
   const Twins twins = make_twins();
-  const GgufFile le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
+  const GgufModel le = parse_gguf(twins.le_file), be = parse_gguf(twins.be_file);
   const TensorReader a(le, le.tensors()[0]), b(be, be.tensors()[0]);
   const std::vector<const BlockSource*> both{&a, &b};
   RecordingSink sink(false);

@@ -20,7 +20,7 @@ class BlockSource {
   // Blocks [first, first + count) with little-endian numbers: a view of memory that already
   // holds them, or `scratch` filled (read, byte-swapped). Throws Error(InvalidArgument) for a
   // range outside the source. A view of a mapped file is read when the caller reads it; the
-  // caller then calls throw_if_mapped_file_changed() (onnxq/core/mapping_guard.hpp).
+  // caller then calls throw_if_mapped_file_changed() (onnxq/io/mapping_guard.hpp).
   virtual std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
                                             std::vector<std::byte>& scratch) const = 0;
   // All blocks as one view, when blocks() of any range would be a view of it (the bytes are in

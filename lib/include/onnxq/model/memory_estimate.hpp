@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "onnxq/formats/format.hpp"
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 #include "onnxq/model/model_summary.hpp"
 
 namespace onnxq {
@@ -90,6 +90,6 @@ const BlockFormat* find_kv_cache_type(std::string_view name);
 // when that is larger; a device that does both gets the larger of the two.
 // Throws Error(InvalidArgument) for a context or batch of 0, and for a quantized cache type whose
 // blocks do not divide a layer's K or V row.
-MemoryEstimate estimate_memory(const GgufFile& model, const EstimateOptions& options);
+MemoryEstimate estimate_memory(const GgufModel& model, const EstimateOptions& options);
 
 }  // namespace onnxq

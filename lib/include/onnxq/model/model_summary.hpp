@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq {
 
@@ -101,7 +101,7 @@ struct ModelSummary {
   std::uint64_t recurrent_layers() const;
 };
 
-ModelSummary summarize_model(const GgufFile& model);
+ModelSummary summarize_model(const GgufModel& model);
 
 // "blk.12.attn_q.weight" -> 12 (also "enc.blk.N." and "dec.blk.N."); nullopt for a tensor outside the layers.
 std::optional<std::uint64_t> tensor_layer(std::string_view tensor_name);

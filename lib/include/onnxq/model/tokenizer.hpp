@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/model.hpp"
 
 namespace onnxq {
 
@@ -35,7 +35,7 @@ struct TokenizerSummary {
   std::vector<std::string> notes;                    // keys ignored, one line each
 };
 
-TokenizerSummary summarize_tokenizer(const GgufFile& model);
+TokenizerSummary summarize_tokenizer(const GgufModel& model);
 
 // llama.cpp's token attributes (tokenizer.ggml.token_type): llama_token_type.
 enum class TokenType : std::int32_t {
@@ -52,15 +52,15 @@ std::string_view token_type_name(std::int32_t type);
 
 struct Token {
   std::uint64_t id = 0;
-  std::string_view text;             // a view of the file's bytes (valid while the GgufFile lives)
+  std::string_view text;             // a view of the file's bytes (valid while the GgufModel lives)
   std::optional<std::int32_t> type;  // when the file has tokenizer.ggml.token_type
   std::optional<float> score;        // when the file has tokenizer.ggml.scores
 };
 
 // The vocabulary size: the length of tokenizer.ggml.tokens; 0 when the file has none.
-std::uint64_t token_count(const GgufFile& model);
+std::uint64_t token_count(const GgufModel& model);
 // Visits the vocabulary in id order until `visit` returns false. Throws Error(InvalidInput) when the
 // file has no tokenizer.ggml.tokens array of strings.
-void for_each_token(const GgufFile& model, const std::function<bool(const Token&)>& visit);
+void for_each_token(const GgufModel& model, const std::function<bool(const Token&)>& visit);
 
 }  // namespace onnxq

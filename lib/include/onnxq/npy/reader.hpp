@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -40,7 +39,7 @@ Tensor read_npy(std::span<const std::byte> file, std::shared_ptr<const void> kee
 
 // Maps the file (zero-copy where possible). Errors name the path.
 Tensor read_npy_file(const std::string& path);
-// Reads the stream to its end (stdin in a pipeline), then decodes it.
-Tensor read_npy_stream(std::FILE* stream, std::string_view source = "standard input");
+// Reads the descriptor to its end (stdin in a pipeline), then decodes it.
+Tensor read_npy_stream(int fd, std::string_view source = "standard input");
 
 }  // namespace onnxq

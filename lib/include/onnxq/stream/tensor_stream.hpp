@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 
 #include "onnxq/core/dtype.hpp"
@@ -30,12 +31,32 @@ class StreamSink {
   virtual void reserve(std::uint64_t) {}
 };
 
+// The chunk buffers of write_decoded(), one per decoding thread. A caller that writes many
+// tensors passes the same one to each call (StreamOptions::buffers), so that each buffer's pages
+// are faulted in once, not once per tensor. One call at a time: a call that finds them in use by
+// another throws Error(InvalidArgument); calls at once each need their own.
+class StreamBuffers {
+ public:
+  StreamBuffers();
+  ~StreamBuffers();
+  StreamBuffers(const StreamBuffers&) = delete;
+  StreamBuffers& operator=(const StreamBuffers&) = delete;
+
+  struct Pool;  // what write_decoded() keeps here (tensor_stream.cpp)
+  Pool& pool() { return *pool_; }
+
+ private:
+  std::unique_ptr<Pool> pool_;
+};
+
 struct StreamOptions {
   // 0: the default thread count (onnxq/core/parallel.hpp), and a write adds threads only where
   // its first chunks show they pay off (see tensor_stream.cpp); N > 0: exactly N.
   int threads = 0;
   // Called with the input bytes of each chunk once it is decoded, from any thread.
   std::function<void(std::uint64_t)> on_progress;
+  // Buffers to reuse across calls; null: the call allocates its own.
+  StreamBuffers* buffers = nullptr;
 };
 
 // How a write_decoded() chose its threads, for a front end's log.

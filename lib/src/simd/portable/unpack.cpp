@@ -45,7 +45,7 @@ void unpack_bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t co
     constexpr unsigned per = ByteExpansion<BITS>::per_byte;
     const std::uint64_t whole = count / per;
     if constexpr (BITS == 4) {
-      // Two nibbles per byte: GCC vectorizes this form; for 1 and 2 bits the table is faster (measured).
+      // Two nibbles per byte: GCC vectorizes this form; for 1 and 2 bits the table is faster.
       for (std::uint64_t b = 0; b < whole; ++b)
         for (unsigned j = 0; j < per; ++j) out[b * per + j] = static_cast<std::uint8_t>((in[b] >> (j * BITS)) & mask);
     } else {

@@ -1,0 +1,86 @@
+// The GGUF writer, the reader's inverse: a header serialized from owned metadata and tensor
+// descriptors, in either byte order, laid out exactly as ggml lays a file out (the data section
+// at the end of the tensor infos padded to general.alignment, each tensor at the running padded
+// offset, zeros between), and the tensors' bytes copied from the files they come from
+// (copy_range.hpp: in the kernel where it can, by reads and writes where it cannot).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/file.hpp"
+#include "onnxq/gguf/metadata.hpp"
+#include "onnxq/gguf/model.hpp"
+#include "onnxq/io/atomic_file.hpp"
+
+namespace onnxq {
+
+// The key of the string the writer adds to keep the data section's start where it asked
+// (GgufWriteOptions::data_offset_modulo_block); dropped and recomputed on every write.
+inline constexpr std::string_view kGgufPaddingKey = "onnxq.header_padding";
+// The file-system block the data section's position is kept modulo (reflinks share whole blocks).
+inline constexpr std::uint64_t kGgufCloneBlock = 4096;
+
+// One tensor of the file written: its descriptor, and where its bytes come from.
+struct GgufWriterTensor {
+  std::string name;
+  std::vector<std::uint64_t> ne;  // GGUF order
+  std::uint32_t ggml_type = 0;
+  const BlockFormat* format = nullptr;  // may be null (an unknown type): copied byte for byte
+  std::uint64_t byte_size = 0;
+  const GgufFile* source = nullptr;  // bytes [source_offset, source_offset + byte_size) of this file
+  std::uint64_t source_offset = 0;
+  bool source_big_endian = false;  // the byte order the bytes are stored in
+};
+
+// The tensor as stored in its model's shard, to be copied as it is.
+GgufWriterTensor gguf_writer_tensor(const GgufModel& model, const TensorInfo& tensor);
+
+struct GgufWriteOptions {
+  std::uint32_t version = 3;
+  bool big_endian = false;  // the header's and the tensors' byte order (tensors are swapped as needed)
+  // When set, the data section starts at this value modulo kGgufCloneBlock (the source's
+  // data_offset, for an edit whose tensor blocks a file system can share): a string of spaces
+  // under kGgufPaddingKey is appended to the metadata to get there.
+  std::optional<std::uint64_t> data_offset_modulo_block;
+};
+
+// A file's layout: its header bytes and where everything lies.
+struct GgufLayoutPlan {
+  std::vector<std::byte> header;  // bytes [0, data_offset): header, tensor infos, zero padding
+  std::uint64_t alignment = kGgufDefaultAlignment;
+  std::uint64_t data_offset = 0;
+  std::vector<std::uint64_t> tensor_offsets;  // relative to data_offset, in tensor order
+  std::uint64_t file_size = 0;                // data_offset + every tensor padded to the alignment
+  std::uint64_t padding_bytes = 0;            // the length of the kGgufPaddingKey string added (0: none)
+};
+
+// Lays out a file. The alignment is the metadata's general.alignment (a u32 power of two, at most
+// kGgufMaxAlignment), or 32. Throws Error(InvalidArgument) for a bad general.alignment, a
+// duplicate tensor name, a tensor whose byte size its type and shape do not give, or a file
+// past 64 bits.
+GgufLayoutPlan gguf_plan(const GgufMetadata& metadata, std::span<const GgufWriterTensor> tensors,
+                         const GgufWriteOptions& options);
+
+// What gguf_write did, for a front end's summary.
+struct GgufWriteStats {
+  std::uint64_t kernel_copied = 0;  // data-section bytes moved by copy_file_range
+  std::uint64_t buffer_copied = 0;  // data-section bytes read and written (remote, swapped, fallback)
+};
+
+// Writes the planned file into `out` (from its start; not committed: the caller commits).
+// Tensors whose byte order differs from options.big_endian are swapped by their format's field
+// kinds (a tensor of unknown format then throws Error(Unsupported) naming it, before anything is
+// written). Throws Error(Io) on a read or write failure.
+GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span<const GgufWriterTensor> tensors,
+                          const GgufWriteOptions& options);
+
+// The tensors whose bytes a byte-order change cannot convert (unknown type), as "NAME (type N)".
+std::vector<std::string> gguf_unconvertible_tensors(std::span<const GgufWriterTensor> tensors);
+
+}  // namespace onnxq

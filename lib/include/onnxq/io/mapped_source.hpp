@@ -1,0 +1,39 @@
+// A local file as a ByteSource over its memory map (onnxq/io/mapped_file.hpp), owning the
+// mapping and its guard: read() checks the guard after copying, check() after reading a view
+// (TensorReader calls it for its callers), so no caller calls the guard itself.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "onnxq/io/byte_source.hpp"
+#include "onnxq/io/mapped_file.hpp"
+
+namespace onnxq {
+
+class MappedSource final : public ByteSource {
+ public:
+  // Throws Error(Io) as MappedFile::open does.
+  static std::shared_ptr<const MappedSource> open(const std::string& path);
+  explicit MappedSource(std::shared_ptr<const MappedFile> file);
+
+  const std::string& name() const override { return file_->path(); }
+  std::uint64_t size() const override { return file_->size(); }
+  // Copies, then checks the guard: the copy may hold zeros read past a new end of the file.
+  void read(std::uint64_t offset, std::span<std::byte> dst, std::uint64_t read_ahead_end) const override;
+  // The mapping; its reader calls check() once it has read it.
+  std::optional<std::span<const std::byte>> view() const override { return file_->bytes(); }
+  using ByteSource::view;
+  void check() const override;
+  // Fills the page tables for the range in one system call (MADV_POPULATE_READ), instead of one
+  // page fault per page, which costs more than hashing data that is in the page cache.
+  void will_read(std::uint64_t offset, std::uint64_t length) const noexcept override;
+
+  // The mapping, for readers that keep views of it alive.
+  const std::shared_ptr<const MappedFile>& file() const { return file_; }
+
+ private:
+  std::shared_ptr<const MappedFile> file_;
+};
+
+}  // namespace onnxq

@@ -1,0 +1,207 @@
+// onnxq.edit and onnxq.convert_endian over the library's GGUF writer. Values given in Python take
+// the type of the key they replace; a new key's type is given as (TYPE, value) or follows from the
+// Python value (bool, int: i32 or i64, float: f32, str, list: an array).
+#include "writer.hpp"
+
+#include <pybind11/stl.h>
+
+#include <bit>
+#include <filesystem>
+#include <limits>
+
+#include "onnxq/core/error.hpp"
+#include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/writer.hpp"
+#include "onnxq/io/io_options.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace onnxq::python {
+namespace {
+
+std::string fs_path(const py::object& path) {
+  return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
+
+std::optional<GgufType> type_named(const std::string& name) {
+  for (std::uint32_t t = 0; gguf_type_valid(t); ++t)
+    if (gguf_type_name(static_cast<GgufType>(t)) == name) return static_cast<GgufType>(t);
+  return std::nullopt;
+}
+
+bool is_signed_type(GgufType t) {
+  return t == GgufType::Int8 || t == GgufType::Int16 || t == GgufType::Int32 || t == GgufType::Int64;
+}
+
+GgufType inferred(const std::string& key, const py::handle& v) {
+  if (py::isinstance<py::bool_>(v)) return GgufType::Bool;
+  if (py::isinstance<py::int_>(v)) {
+    const py::int_ i = py::reinterpret_borrow<py::int_>(v);
+    if (i >= py::int_(std::numeric_limits<std::int32_t>::min()) &&
+        i <= py::int_(std::numeric_limits<std::int32_t>::max()))
+      return GgufType::Int32;
+    return i < py::int_(0) || i <= py::int_(std::numeric_limits<std::int64_t>::max()) ? GgufType::Int64
+                                                                                      : GgufType::UInt64;
+  }
+  if (py::isinstance<py::float_>(v)) return GgufType::Float32;
+  if (py::isinstance<py::str>(v)) return GgufType::String;
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) return GgufType::Array;
+  throw py::type_error(key + ": a " + std::string(py::str(v.get_type().attr("__name__"))) +
+                       " has no GGUF type; give (TYPE, value)");
+}
+
+GgufOwnedValue convert(const std::string& key, const py::handle& v, GgufType type, std::optional<GgufType> element) {
+  switch (type) {
+    case GgufType::String:
+      if (!py::isinstance<py::str>(v)) throw py::type_error(key + ": expected a str");
+      return GgufOwnedValue::string(v.cast<std::string>());
+    case GgufType::Bool:
+      if (!py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected a bool");
+      return GgufOwnedValue::boolean(v.cast<bool>());
+    case GgufType::Float32: return GgufOwnedValue::f32(v.cast<float>());
+    case GgufType::Float64: return GgufOwnedValue::f64(v.cast<double>());
+    case GgufType::Array: {
+      if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v))
+        throw py::type_error(key + ": expected a list");
+      const py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+      GgufType et = element ? *element : GgufType::Int32;
+      if (!element) {
+        if (seq.size() == 0) throw py::value_error(key + ": an empty list needs a type: (\"arr:u32\", [])");
+        et = inferred(key, seq[0]);
+        for (const auto& e : seq) {
+          const GgufType k = inferred(key, e);
+          if (k == GgufType::Float32 && (et == GgufType::Int32 || et == GgufType::Int64))
+            et = k;
+          else if (k == GgufType::Int64 && et == GgufType::Int32)
+            et = k;
+        }
+      }
+      std::vector<GgufOwnedValue> elements;
+      for (const auto& e : seq) elements.push_back(convert(key, e, et, std::nullopt));
+      return GgufOwnedValue::array(et, std::move(elements));
+    }
+    default: break;
+  }
+  if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected an int");
+  const unsigned bits = static_cast<unsigned>(gguf_scalar_size(type) * 8);
+  const py::int_ i = py::reinterpret_borrow<py::int_>(v);
+  const py::int_ lo = is_signed_type(type) ? py::int_(-(py::int_(1).attr("__lshift__")(bits - 1))) : py::int_(0);
+  const py::int_ hi = is_signed_type(type) ? py::int_(py::int_(1).attr("__lshift__")(bits - 1)) - py::int_(1)
+                                           : py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
+  if (i < lo || i > hi)
+    throw py::value_error(key + ": " + std::string(py::str(v)) + " does not fit a " +
+                          std::string(gguf_type_name(type)));
+  const py::int_ mask = py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
+  return GgufOwnedValue::scalar(type, py::int_(i & mask).cast<std::uint64_t>());
+}
+
+GgufOwnedValue value_for(const GgufMetadata& md, const std::string& key, const py::handle& v) {
+  // ("u32", 5), ("arr:f32", [1, 2]): the type given.
+  if (py::isinstance<py::tuple>(v) && py::len(v) == 2 && py::isinstance<py::str>(v.cast<py::tuple>()[0])) {
+    std::string name = v.cast<py::tuple>()[0].cast<std::string>();
+    const bool array = name.rfind("arr:", 0) == 0;
+    const auto t = type_named(array ? name.substr(4) : name);
+    if (!t || *t == GgufType::Array) throw py::value_error(key + ": unknown GGUF type '" + name + "'");
+    return array ? convert(key, v.cast<py::tuple>()[1], GgufType::Array, *t)
+                 : convert(key, v.cast<py::tuple>()[1], *t, {});
+  }
+  if (const GgufOwnedValue* old = md.find(key))
+    return convert(key, v, old->type(),
+                   old->type() == GgufType::Array ? std::optional(old->element_type()) : std::nullopt);
+  return convert(key, v, inferred(key, v), std::nullopt);
+}
+
+struct Destination {
+  std::string path;
+  bool in_place;
+};
+
+// Writes one file of `model` with `md` to `dst` (None: over the source, durably).
+void write(const GgufModel& model, const GgufMetadata& md, const GgufWriteOptions& options, const Destination& dst) {
+  const GgufFile& file = model.primary();
+  std::vector<GgufWriterTensor> tensors;
+  for (const TensorInfo& t : model.tensors()) tensors.push_back(gguf_writer_tensor(model, t));
+  const GgufLayoutPlan plan = gguf_plan(md, tensors, options);
+  AtomicFile::Options file_options;
+  std::string target = dst.path;
+  if (dst.in_place) {
+    target = std::filesystem::canonical(file.path).string();
+    file_options.durable = true;
+    file_options.replaces_input = true;
+  }
+  AtomicFile out = AtomicFile::create(target, file_options);
+  gguf_write(out, plan, tensors, options);
+  out.commit();
+}
+
+Destination destination(const std::string& src, const py::object& dst) {
+  if (dst.is_none()) {
+    if (src.find("://") != std::string::npos) throw py::value_error("a remote file cannot be replaced; give dst");
+    return {src, true};
+  }
+  return {fs_path(dst), false};
+}
+
+void edit(const py::object& src, const py::object& dst, const py::object& set, const std::vector<std::string>& remove,
+          const std::map<std::string, std::string>& rename, const std::optional<std::string>& chat_template) {
+  const std::string path = fs_path(src);
+  const Destination to = destination(path, dst);
+  std::shared_ptr<const GgufModel> model;
+  {
+    py::gil_scoped_release release;
+    model = std::make_shared<const GgufModel>(
+        GgufModel::open(path, ShardPolicy::OnlyThisFile, IoOptions::from_environment()));
+  }
+  GgufMetadata md = GgufMetadata::from_records(model->metadata());
+  for (const std::string& key : remove)
+    if (!md.remove(key)) throw py::key_error("no metadata key '" + key + "' to remove");
+  for (const auto& [from, name] : rename) md.rename(from, name);
+  if (!set.is_none())
+    for (const auto& [k, v] : set.cast<py::dict>()) {
+      const std::string key = k.cast<std::string>();
+      md.set(key, value_for(md, key, v));
+    }
+  if (chat_template) md.set("tokenizer.chat_template", GgufOwnedValue::string(*chat_template));
+  GgufWriteOptions options;
+  options.version = model->primary().version;
+  options.big_endian = model->primary().big_endian;
+  options.data_offset_modulo_block = model->primary().data_offset;
+  py::gil_scoped_release release;  // the copy
+  write(*model, md, options, to);
+}
+
+void convert_endian(const py::object& src, const py::object& dst, const std::string& to_order) {
+  bool big = std::endian::native == std::endian::big;
+  if (to_order == "big")
+    big = true;
+  else if (to_order == "little")
+    big = false;
+  else if (to_order != "native")
+    throw py::value_error("to must be 'big', 'little' or 'native', got '" + to_order + "'");
+  const std::string path = fs_path(src);
+  const Destination dest = destination(path, dst);
+  py::gil_scoped_release release;
+  const GgufModel model = GgufModel::open(path, ShardPolicy::OnlyThisFile, IoOptions::from_environment());
+  GgufWriteOptions options;
+  options.version = model.primary().version;
+  options.big_endian = big;
+  write(model, GgufMetadata::from_records(model.metadata()), options, dest);
+}
+
+}  // namespace
+
+void bind_writer(py::module_& m) {
+  m.def("edit", &edit, "src"_a, "dst"_a, py::kw_only(), "set"_a = py::none(), "remove"_a = std::vector<std::string>{},
+        "rename"_a = std::map<std::string, std::string>{}, "chat_template"_a = py::none(), R"doc(
+Write src with changed metadata to dst (None: replace src, flushed to disk first); tensors are copied
+byte for byte. set: {key: value}, a value in the key's own type, or for a new key in the type the
+Python value implies (bool, int: i32/i64, float: f32, str, list: array), or given as (TYPE, value)
+such as ("u32", 5) or ("arr:f32", [1, 2]). remove: keys; rename: {old: new}. Removals come first,
+then renames, the values, and the chat template. The GIL is released while reading and copying.)doc");
+  m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
+Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
+the metadata and every tensor, decoding to the same values. The GIL is released throughout.)doc");
+}
+
+}  // namespace onnxq::python
