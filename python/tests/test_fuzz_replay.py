@@ -29,7 +29,11 @@ def replay_gguf(path):
             assert isinstance(key, str)
             repr(value)
         for t in m.tensors:
-            assert t.ggml_type in DECODABLE
+            if t.ggml_type not in DECODABLE:  # listed with the bytes the layout leaves it, not decoded
+                assert t.format is None and t.raw().nbytes == t.nbytes
+                with pytest.raises(onnxq.InvalidInputError, match="which onnxq does not know"):
+                    t.numpy()
+                continue
             try:
                 out = t.numpy()
             except onnxq.InvalidInputError as e:  # an empty tensor with dimensions numpy cannot hold

@@ -11,8 +11,9 @@ TOOLS=$(cd "$(dirname "$0")" && pwd)
 cd "$WORK"
 mkdir fs tiny
 # Lazily (-l): a child still running, or the shell's working directory, would keep them busy. (A
-# trap runs under set -e: each step must not fail.)
-trap 'cd /; umount -l "$WORK/tiny" 2>/dev/null || true; umount -l "$WORK/fs" || true; rm -rf "$WORK"' EXIT
+# trap runs under set -e: each step must not fail.) Only this shell cleans up: a signal sent to a
+# job in the instant between bash's fork and its exec runs the traps in the forked copy.
+trap 'if [ "$BASHPID" = $$ ]; then cd /; umount -l "$WORK/tiny" 2>/dev/null || true; umount -l "$WORK/fs" || true; rm -rf "$WORK"; fi' EXIT
 trap 'exit 143' TERM  # ctest's time-out: unmount on the way out too
 trap 'exit 130' INT
 # The inputs and outputs live on tmpfs: writes are fast, and truncating a mapped input there makes

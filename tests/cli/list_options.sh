@@ -118,6 +118,38 @@ for form in "case/model.onnx -i X=w.npy -i count=count.npy" "-i X=w.npy case/mod
   check "run $form" bash -c "'$ONNXQ' run $form -o out >/dev/null && '$PYTHON' -c \"import numpy as np, glob; a = np.load(glob.glob('out/*.npy')[0]); assert a.tolist() == list(range(8)), a\""
 done
 
+# --- edit --set / --set-json / --remove / --rename / --special-token: one change per use ---
+tested+=("edit --set" "edit --set-json" "edit --remove" "edit --rename" "edit --special-token")
+# meta_is FILE KEY WANT: the value `onnxq meta --key` prints (an array's elements joined by commas).
+meta_is() { [ "$("$ONNXQ" meta --key "$2" "$1" | paste -sd,)" = "$3" ]; }
+for form in "--set general.name=x --set test.uint8=7 $zoo" "--set=general.name=x --set=test.uint8=7 $zoo" \
+  "$zoo --set general.name=x --set test.uint8=7" "--set general.name=x $zoo --set=test.uint8=7"; do
+  rm -f e.gguf
+  # shellcheck disable=SC2086
+  check "edit $form" bash -c "'$ONNXQ' edit $form -o e.gguf && $(declare -f meta_is); ONNXQ='$ONNXQ'; meta_is e.gguf general.name x && meta_is e.gguf test.uint8 7"
+done
+for form in "--set-json test.array_int8=[1,2] --set-json=test.array_bool=[false] $zoo" \
+  "$zoo --set-json=test.array_int8=[1,2] --set-json test.array_bool=[false]"; do
+  rm -f e.gguf
+  # shellcheck disable=SC2086
+  check "edit $form" bash -c "'$ONNXQ' edit $form -o e.gguf && $(declare -f meta_is); ONNXQ='$ONNXQ'; meta_is e.gguf test.array_int8 1,2 && meta_is e.gguf test.array_bool false"
+done
+for form in "--remove test.uint8 --remove=test.int8* $zoo" "$zoo --remove=test.uint8 --remove test.int8*"; do
+  rm -f e.gguf
+  # shellcheck disable=SC2086
+  check "edit $form" bash -c "'$ONNXQ' edit $form -o e.gguf && ! '$ONNXQ' meta e.gguf | grep -q '^test\.u\?int8 '"
+done
+for form in "--rename test.uint8=a.b --rename=test.int8=c.d $zoo" "$zoo --rename=test.uint8=a.b --rename test.int8=c.d"; do
+  rm -f e.gguf
+  # shellcheck disable=SC2086
+  check "edit $form" bash -c "'$ONNXQ' edit $form -o e.gguf && $(declare -f meta_is); ONNXQ='$ONNXQ'; meta_is e.gguf a.b 200 && meta_is e.gguf c.d -100"
+done
+for form in "--special-token bos=#1 --special-token=eos=#2 $zoo" "$zoo --special-token=bos=#1 --special-token eos=#2"; do
+  rm -f e.gguf
+  # shellcheck disable=SC2086
+  check "edit $form" bash -c "'$ONNXQ' edit $form -o e.gguf && $(declare -f meta_is); ONNXQ='$ONNXQ'; meta_is e.gguf tokenizer.ggml.bos_token_id 1 && meta_is e.gguf tokenizer.ggml.eos_token_id 2"
+done
+
 # --- the walk: no option of any command takes more than one word per use ---
 "$ONNXQ" --generate options >options.tsv
 check "--generate options lists the commands" grep -q $'^onnxq unsqueeze\t--axes\t' options.tsv

@@ -7,7 +7,7 @@
 # Q2_0 tensor that fits no layout keeps the plain error.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/serve.bash"
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir "$WORK/root"
 PYTHONPATH=$here "$PYTHON" "$here/unknown_type_files.py" "$WORK/root"
 start_server "$WORK/root"
@@ -162,5 +162,31 @@ assert ("fork-layout", "error") in codes and "data-outside-file" not in [c for c
 # One Q2_0 tensor that fits no layout: the plain error, no variant named.
 check "missized: info exit 2" expect_exit 2 "$ONNXQ" info root/missized.gguf
 check "missized: today's error" py 'assert "lies outside the" in ERR and "PrismML" not in ERR, ERR' missized
+
+# The writers (issue 34): edit copies an unknown tensor byte for byte (read back by gguf_tool);
+# convert-endian refuses such a file, naming the tensor and its type id, before writing anything.
+for name in mid last; do
+  "$ONNXQ" edit root/$name.gguf -o edited-$name.gguf --set general.name=str:edited
+  check "$name: edit keeps every tensor, the unknown one byte for byte" env PYTHONPATH="$here" "$PYTHON" -c '
+import hashlib, json, sys
+from gguf_tool import read_gguf
+expect = json.load(open("root/expect.json"))[sys.argv[2]]
+_, tensors, _ = read_gguf(open(sys.argv[1], "rb").read())
+assert [t[0].decode() for t in tensors] == list(expect)
+for name, _, ggml_type, offset, raw in tensors:
+    e = expect[name.decode()]
+    assert (ggml_type, offset) == (e["type"], e["offset"]), name
+    # The writer pads the end of the file, which the input (last) may not have done.
+    assert hashlib.sha256(raw[:e["bytes"]]).hexdigest() == e["sha256"] and not any(raw[e["bytes"]:]), name' edited-$name.gguf $name
+  run "$ONNXQ" check --json edited-$name.gguf
+  check "$name: the edited file passes check (no error)" py '
+assert [f for f in json.loads(OUT)["findings"] if f["severity"] == "error"] == []' $name
+done
+for case in mid:big mid-be:little; do
+  name=${case%:*}
+  check "$name: convert-endian refuses (exit 2)" expect_exit 2 "$ONNXQ" convert-endian root/$name.gguf -o converted.gguf --to ${case#*:}
+  check "$name: ... naming the tensor and its type" py 'assert U in ERR and "142" in ERR, ERR' $name
+  check "$name: ... writing nothing" test ! -e converted.gguf
+done
 
 finish
