@@ -2,15 +2,17 @@
 
 fault_tool.py big-gguf OUT.gguf MIB: a GGUF with one F16 tensor 'big.weight' of MIB MiB of data,
     written sparse (a hole reads as zeros), so it costs no disk and no time to make.
-fault_tool.py stop-when-mapped PID FILE [SECONDS]: sends SIGSTOP to PID as soon as FILE appears
-    among its memory mappings (polling /proc/PID/maps); exit 1 when the process ends first or
-    the time runs out.
+fault_tool.py cut-when-mapped FILE SIZE COMMAND...: runs COMMAND (its output streams are this
+    tool's), stops it as soon as FILE appears among its memory mappings (polling
+    /proc/PID/maps), truncates FILE to SIZE bytes and lets it go on; exits with COMMAND's
+    status (128 + the signal that killed it), or 125 when COMMAND ended before it mapped FILE.
+    Starting COMMAND here, not beside it, leaves no start-up delay for a fast command to win.
 """
 import os
 import signal
 import struct
+import subprocess
 import sys
-import time
 
 
 def big_gguf(path, mib):
@@ -25,26 +27,36 @@ def big_gguf(path, mib):
         f.truncate(len(header) + 2 * count)
 
 
-def stop_when_mapped(pid, file, seconds):
+def is_mapped(pid, target):
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            return any(line.endswith(" " + target) for line in f.read().splitlines())
+    except OSError:
+        return False
+
+
+def cut_when_mapped(file, size, command):
     target = os.path.realpath(file)
-    maps = f"/proc/{pid}/maps"
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            with open(maps) as f:
-                text = f.read()
-        except OSError:
-            return 1  # the process is gone
-        if any(line.endswith(" " + target) for line in text.splitlines()):
-            os.kill(pid, signal.SIGSTOP)
-            return 0
-    return 1
+    child = subprocess.Popen(command)
+    stopped = False
+    while child.poll() is None:
+        if is_mapped(child.pid, target):
+            os.kill(child.pid, signal.SIGSTOP)
+            stopped = True
+            break
+    if not stopped:
+        print(f"fault_tool: {command[0]} ended before it mapped {file}", file=sys.stderr)
+        return 125
+    os.truncate(file, size)
+    os.kill(child.pid, signal.SIGCONT)
+    status = child.wait()
+    return 128 - status if status < 0 else status
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "big-gguf":
         big_gguf(sys.argv[2], int(sys.argv[3]))
-    elif sys.argv[1] == "stop-when-mapped":
-        sys.exit(stop_when_mapped(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 30))
+    elif sys.argv[1] == "cut-when-mapped":
+        sys.exit(cut_when_mapped(sys.argv[2], int(sys.argv[3]), sys.argv[4:]))
     else:
-        sys.exit("usage: fault_tool.py big-gguf OUT MIB | stop-when-mapped PID FILE [SECONDS]")
+        sys.exit("usage: fault_tool.py big-gguf OUT MIB | cut-when-mapped FILE SIZE COMMAND...")

@@ -12,8 +12,10 @@
 
 namespace onnxq::testing {
 
-// GgufModel::parse of bytes built in memory; `name` is the file name its messages give.
+// GgufModel::parse of bytes built in memory; `name` is the file name its messages give. The model
+// views `bytes`, which must outlive it: a temporary would leave every view dangling.
 GgufModel parse_gguf(const std::vector<std::uint8_t>& bytes, const std::string& name = "test.gguf");
+GgufModel parse_gguf(std::vector<std::uint8_t>&& bytes, const std::string& name = "test.gguf") = delete;
 
 // A little serializer in the file's byte order.
 class GgufBytes {

@@ -92,7 +92,8 @@ TEST(GgufOwnedMetadata, EveryTypeAndNestedArraysCopyFromTheViews) {
   const GgufMetadata expected = every_type_expected();
   for (const bool big_endian : {false, true}) {
     SCOPED_TRACE(big_endian ? "big-endian" : "little-endian");
-    const GgufModel file = parse_gguf(every_type_file(big_endian));
+    const std::vector<std::uint8_t> bytes = every_type_file(big_endian);
+    const GgufModel file = parse_gguf(bytes);
     const GgufMetadata owned = GgufMetadata::from_records(file.metadata());
     ASSERT_EQ(owned.size(), expected.size());
     for (std::size_t i = 0; i < owned.size(); ++i) {
@@ -145,7 +146,8 @@ TEST(GgufOwnedMetadata, EditsKeepTheOrder) {
 }
 
 TEST(GgufOwnedMetadata, AnEditedCopyDiffersFromItsSource) {
-  const GgufModel file = parse_gguf(every_type_file(false));
+  const std::vector<std::uint8_t> bytes = every_type_file(false);
+  const GgufModel file = parse_gguf(bytes);
   const GgufMetadata source = GgufMetadata::from_records(file.metadata());
   GgufMetadata edited = source;
   EXPECT_TRUE(edited == source);
