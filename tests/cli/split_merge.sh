@@ -4,8 +4,9 @@
 # passing `onnxq check` with nothing new, the split model listing and decoding as the original; merge
 # giving the original byte for byte (a file in ggml's layout); --dry-run's sizes; refusals of an output
 # that is a shard or named like one (the shard intact), a missing shard named; a tensor of unknown type
-# round-tripping byte for byte.
+# round-tripping byte for byte; a remote model split through the range reader.
 source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/serve.bash"
 here=$(dirname "$0")
 SPLIT="$here/split_check.py"
 CMP="$here/gguf_compare.py"
@@ -106,5 +107,14 @@ for name in mid last; do
   check "unknown type ($name): tensors byte for byte" "$PYTHON" "$CMP" tensors "unk/$name.gguf" "u$name.gguf"
   check "unknown type ($name): metadata" "$PYTHON" "$CMP" meta "unk/$name.gguf" "u$name.gguf" '{}'
 done
+
+# A remote model: its tensors come through the byte source (no descriptor to copy from).
+mkdir root
+cp zoo.gguf root/
+start_server "$PWD/root"
+"$ONNXQ" split "$URL/files/zoo.gguf" -o remote --max-tensors 12
+check "remote: shards read back" "$PYTHON" "$SPLIT" shards zoo.gguf remote-*.gguf
+"$ONNXQ" merge remote-00001-of-00004.gguf -o remote.gguf
+check "remote: merge is byte-identical" cmp zoo.gguf remote.gguf
 
 finish
