@@ -3,13 +3,13 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|edit|convert-endian|conformance|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|edit|convert-endian|split|conformance|merge|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check edit convert-endian conformance run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check edit convert-endian split conformance merge run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
@@ -156,6 +156,16 @@ _onnxq() {
         --to)
           COMPREPLY=(); return ;;
       esac ;;
+    split)
+      opts='-h --help -o --output --max-size --max-tensors --no-tensor-first-split --dry-run'
+      case $prev in
+        -o|--output)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --max-size)
+          COMPREPLY=(); return ;;
+        --max-tensors)
+          COMPREPLY=(); return ;;
+      esac ;;
     conformance)
       opts='-h --help --filter --rtol --atol --json --json-out'
       case $prev in
@@ -166,6 +176,12 @@ _onnxq() {
         --atol)
           COMPREPLY=(); return ;;
         --json-out)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac ;;
+    merge)
+      opts='-h --help -o --output --dry-run'
+      case $prev in
+        -o|--output)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac ;;
     run)

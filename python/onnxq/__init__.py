@@ -28,8 +28,10 @@ from ._onnxq import (
     convert_endian,
     dequantize,
     edit,
+    merge,
     onehot,
     open,
+    split,
     unpack,
     unsqueeze,
 )
@@ -73,15 +75,17 @@ __all__ = [
     "dequantize",
     "edit",
     "formats",
+    "merge",
     "onehot",
     "open",
     "quants",
+    "split",
     "unpack",
     "unsqueeze",
 ]
 
-for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_endian", "dequantize", "edit", "onehot",
-              "open", "unpack",
+for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_endian", "dequantize", "edit", "merge",
+              "onehot", "open", "split", "unpack",
               "unsqueeze"):
     globals()[_name].__module__ = __name__
 del _name

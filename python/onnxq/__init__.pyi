@@ -100,6 +100,13 @@ def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]
 def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:
     """Writes src in the byte order `to` ('big', 'little', 'native') to dst (None: replaces src)."""
 
+def split(src: PathSpec, prefix: PathSpec, *, max_size: Optional[int] = None, max_tensors: Optional[int] = None,
+          no_tensor_first_split: bool = False) -> List[str]:
+    """Splits src into PREFIX-NNNNN-of-NNNNN.gguf shards (max_size counts whole files); returns their paths."""
+
+def merge(shard: PathSpec, dst: PathSpec) -> str:
+    """Merges the split model of `shard` (any shard) into one file dst, without split.* keys; returns dst."""
+
 def formats() -> List[Format]:
     """The formats onnxq decodes: the 27 block formats, then the plain types."""
 

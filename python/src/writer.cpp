@@ -1,6 +1,6 @@
-// onnxq.edit and onnxq.convert_endian over the library's GGUF writer. Values given in Python take
-// the type of the key they replace; a new key's type is given as (TYPE, value) or follows from the
-// Python value (bool, int: i32 or i64, float: f32, str, list: an array).
+// onnxq.edit, onnxq.convert_endian, onnxq.split and onnxq.merge over the library's GGUF writer. Values given in Python
+// take the type of the key they replace; a new key's type is given as (TYPE, value) or follows from the Python value
+// (bool, int: i32 or i64, float: f32, str, list: an array).
 #include "writer.hpp"
 
 #include <pybind11/stl.h>
@@ -11,6 +11,7 @@
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/split_write.hpp"
 #include "onnxq/gguf/writer.hpp"
 #include "onnxq/io/io_options.hpp"
 
@@ -189,6 +190,27 @@ void convert_endian(const py::object& src, const py::object& dst, const std::str
   write(model, GgufMetadata::from_records(model.metadata()), options, dest);
 }
 
+std::vector<std::string> split(const py::object& src, const py::object& prefix, std::optional<std::uint64_t> max_size,
+                               std::optional<std::uint64_t> max_tensors, bool no_tensor_first_split) {
+  GgufSplitLimits limits;
+  limits.max_bytes = max_size;
+  limits.max_tensors = max_tensors;
+  limits.no_tensor_first_split = no_tensor_first_split;
+  const std::string path = fs_path(src);
+  const std::string base = fs_path(prefix);
+  py::gil_scoped_release release;
+  const GgufModel model = GgufModel::open(path, ShardPolicy::All, IoOptions::from_environment());
+  return gguf_write_files(model, gguf_plan_split(model, base, limits));
+}
+
+std::string merge(const py::object& shard, const py::object& dst) {
+  const std::string path = fs_path(shard);
+  const std::string out = fs_path(dst);
+  py::gil_scoped_release release;
+  const GgufModel model = GgufModel::open(path, ShardPolicy::All, IoOptions::from_environment());
+  return gguf_write_files(model, {gguf_plan_merge(model, out)}).front();
+}
+
 }  // namespace
 
 void bind_writer(py::module_& m) {
@@ -202,6 +224,16 @@ then renames, the values, and the chat template. The GIL is released while readi
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
 the metadata and every tensor, decoding to the same values. The GIL is released throughout.)doc");
+  m.def("split", &split, "src"_a, "prefix"_a, py::kw_only(), "max_size"_a = py::none(), "max_tensors"_a = py::none(),
+        "no_tensor_first_split"_a = false, R"doc(
+Split src into shards PREFIX-00001-of-0000N.gguf, ... as llama-gguf-split does, and return their
+paths. Give one of max_size (bytes of a whole shard file: header, metadata, infos, padding and data;
+a shard holds at least one tensor) and max_tensors. no_tensor_first_split: the first shard holds the
+metadata only. All shards are named together once all are complete. The GIL is released throughout.)doc");
+  m.def("merge", &merge, "shard"_a, "dst"_a, R"doc(
+Merge the split model that shard belongs to (any of its shards) into one file dst, without the
+split.* keys, and return dst. A dst that is one of the shards or is named like a shard is refused
+before anything is written. The GIL is released throughout.)doc");
 }
 
 }  // namespace onnxq::python

@@ -48,12 +48,16 @@ declare -A JOB=(
   [shards]="export IN --dtype f32 --max-shard-size 100MB -o OUT/model.safetensors"
   [edit]="edit IN --set general.name=str:faults -o OUT/edited.gguf"
   [endian]="convert-endian IN --to big -o OUT/big-endian.gguf"
+  [split]="split IN --max-size 100MB -o OUT/part"
+  [merge]="merge set-00001-of-00002.gguf -o OUT/merged.gguf"
 )
-JOBS=(dequant1 dequant all export shards edit endian)
+JOBS=(dequant1 dequant all export shards edit endian split merge)
 # Jobs whose files are committed together: after a fault they are all old or all new. `dequant
 # --all` names each tensor's file when that file is complete, so its files may be a mix.
-declare -A TOGETHER=([dequant1]=1 [dequant]=1 [export]=1 [shards]=1 [all]=0 [edit]=1 [endian]=1)
+declare -A TOGETHER=([dequant1]=1 [dequant]=1 [export]=1 [shards]=1 [all]=0 [edit]=1 [endian]=1 [split]=1 [merge]=1)
 
+# The split model merge reads (its input is not cut in step 3: it is not IN).
+"$ONNXQ" split big.gguf --max-size 100MB -o set
 args() { local a=${JOB[$1]//IN/$2}; echo "${a//OUT/$3}"; }  # args JOB INPUT DIR
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
@@ -67,6 +71,7 @@ for job in "${JOBS[@]}"; do
   ms[$job]=$(($(now_ms) - t0 + 1))
   for f in $(ls "new/$job"); do echo "old $f of $job" >"old/$job/$f"; done
 done
+[ "$(ls new/split | wc -l)" = 2 ] || { echo "split: expected 2 shards: $(ls new/split)" >&2; exit 1; }
 echo "job times (ms): $(for j in "${JOBS[@]}"; do printf '%s=%s ' $j ${ms[$j]}; done)"
 [ "$(ls new/shards | wc -l)" = 3 ] || { echo "shards: expected 2 shards and an index: $(ls new/shards)" >&2; exit 1; }
 
@@ -219,12 +224,13 @@ for limit in 1 4096 120000 230000; do
   for job in dequant all shards; do check "ulimit -f $limit ($job)" size_limit $job $limit; done
 done
 
-# The GGUF writers' outputs are the input's size (160 MiB): limits below it.
+# The GGUF writers' outputs are the input's size (160 MiB): limits below it. split writes 34 MB,
+# then 134 MB: 120m runs out in the second shard.
 for limit in 64k 8m 120m; do
-  for job in edit endian; do check "full file system of $limit ($job)" full_fs $job $limit; done
+  for job in edit endian split merge; do check "full file system of $limit ($job)" full_fs $job $limit; done
 done
 for limit in 1 4096 120000; do
-  for job in edit endian; do check "ulimit -f $limit ($job)" size_limit $job $limit; done
+  for job in edit endian split merge; do check "ulimit -f $limit ($job)" size_limit $job $limit; done
 done
 
 # 6. Closed standard descriptors: the outputs are still written whole, and never to a stream.
