@@ -84,8 +84,8 @@ def spawn_time(argv, stdin_text=None, env=None):
 def interleaved(cases, runs):
     """cases: name -> (argv, prepare or None, stdin or None, env or None). One untimed round, then
     `runs` rounds in a new (seeded) random order each; name -> median ns. `prepare` runs untimed
-    before each run (a fresh copy for a command that works in place); outputs are removed untimed
-    too (after the run, by the case's own argv's output path being overwritten next round)."""
+    before each run (a fresh copy for a command that works in place), then an untimed sync. Every
+    timed run replaces its own output of the round before (the untimed round made them all)."""
     times = {name: [] for name in cases}
     order = list(cases)
     shuffle = random.Random(13).shuffle
