@@ -4,11 +4,18 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "common_options.hpp"
 #include "log.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 
 namespace onnxq::cli {
+
+void add_destination_options(CLI::App& cmd, GgufDestination& destination) {
+  names_path(cmd.add_option("-o,--output", destination.output, "The GGUF file to write"));
+  cmd.add_flag("--in-place", destination.in_place,
+               "Replace FILE: the new file is written beside it, flushed to disk, then renamed over it");
+}
 
 void check_destination(const GgufDestination& destination, const std::string& input, bool dry_run) {
   if (destination.in_place && !destination.output.empty())

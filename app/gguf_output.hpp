@@ -7,12 +7,19 @@
 #include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/writer.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace onnxq::cli {
 
 struct GgufDestination {
   std::string output;     // -o
   bool in_place = false;  // --in-place: the input file itself
 };
+
+// -o/--output and --in-place on `cmd`, filling `destination`.
+void add_destination_options(CLI::App& cmd, GgufDestination& destination);
 
 // Throws CLI::ValidationError unless exactly one of -o and --in-place is given (or neither with
 // `dry_run`), and for --in-place on a URL.

@@ -2,7 +2,7 @@
 against `cp` of the same file to the same directory, on each of DIRS, and `onnxq edit` against
 `cp --reflink=always` on an XFS file system with reflink (an image on /dev/shm, on a loop device);
 optionally llama.cpp's gguf-py scripts doing the same edit and conversion; `onnxq split` and
-`onnxq merge` against cp when the binary has them. The commands of one directory run alternately,
+`onnxq merge` against cp. The commands of one directory run alternately,
 round after round, each round in a new order; each keeps the median of its rounds. Needs root (the
 XFS mount). Everything it makes (files, mount, loop device, image) is removed on exit.
 
@@ -152,9 +152,6 @@ def main():
         sys.exit("bench-write: needs root (it mounts an XFS image on a loop device)")
     size = parse_size(args.size)
     onnxq = os.path.abspath(args.onnxq)
-    # (`onnxq NOSUCH --help` prints the top-level help and exits 0: the usage line must name split.)
-    probe = subprocess.run([onnxq, "split", "--help"], capture_output=True, text=True)
-    has_split = probe.returncode == 0 and "Usage: onnxq split" in probe.stdout
 
     made, xfs = [], None
 
@@ -203,10 +200,9 @@ def main():
             if not reflink:
                 cases["convert-endian"] = ([onnxq, "convert-endian", model, "-o", out("big.gguf"), "--to", "big"],
                                            None, None, None)
-                if has_split:
-                    os.makedirs(out("split"), exist_ok=True)
-                    cases["split"] = ([onnxq, "split", model, "-o", out("split/part"), "--max-size",
-                                       f"{max(1, size // 4 >> 20)}M"], None, None, None)
+                os.makedirs(out("split"), exist_ok=True)
+                cases["split"] = ([onnxq, "split", model, "-o", out("split/part"), "--max-size",
+                                   f"{max(1, size // 4 >> 20)}M"], None, None, None)
                 if gpy_env:
                     gcopy = out("gpy-big.gguf")
                     cases["gguf-py convert_endian"] = (
@@ -245,16 +241,13 @@ def main():
                 if gpy_env:
                     for mine, theirs in (("edit", "gguf-py new_metadata"), ("convert-endian", "gguf-py convert_endian")):
                         faster_row(mine, theirs)
-                if has_split:
-                    row("split", "cp")
-                    first = sorted(glob.glob(out("split/part*")))[0]
-                    merge = {"merge": ([onnxq, "merge", first, "-o", out("merged.gguf")], None, None, None),
-                             "cp": (["cp", "--reflink=never", model, out("cp.gguf")], None, None, None)}
-                    tm = interleaved(merge, args.runs)
-                    t.update(merge=tm["merge"], cp=tm["cp"])
-                    row("merge", "cp")
-            if not has_split and not reflink:
-                print("split/merge: not in this build")
+                row("split", "cp")
+                first = sorted(glob.glob(out("split/part*")))[0]
+                merge = {"merge": ([onnxq, "merge", first, "-o", out("merged.gguf")], None, None, None),
+                         "cp": (["cp", "--reflink=never", model, out("cp.gguf")], None, None, None)}
+                tm = interleaved(merge, args.runs)
+                t.update(merge=tm["merge"], cp=tm["cp"])
+                row("merge", "cp")
             shutil.rmtree(work, ignore_errors=True)
         print("\nTargets:")
         for name, x, target, ok in targets:

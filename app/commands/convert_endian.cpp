@@ -60,9 +60,7 @@ void add_convert_endian_command(CLI::App& app, const GlobalOptions&) {
       "know is refused, naming the tensors, before anything is written. A shard of a split model is "
       "converted alone.");
   add_gguf_file_argument(*cmd, opts->path);
-  names_path(cmd->add_option("-o,--output", opts->destination.output, "The GGUF file to write"));
-  cmd->add_flag("--in-place", opts->destination.in_place,
-                "Replace FILE: the new file is written beside it, flushed to disk, then renamed over it");
+  add_destination_options(*cmd, opts->destination);
   cmd->add_option("--to", opts->to, "The byte order to write: big, little or native")->required();
   cmd->callback([opts] { run_convert_endian(*opts); });
 }

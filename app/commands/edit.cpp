@@ -90,9 +90,7 @@ void add_edit_command(CLI::App& app, const GlobalOptions&) {
       "difference), so that btrfs and XFS share the data blocks instead of copying them. A shard of a split "
       "model is edited alone.");
   add_gguf_file_argument(*cmd, opts->path);
-  names_path(cmd->add_option("-o,--output", opts->destination.output, "The GGUF file to write"));
-  cmd->add_flag("--in-place", opts->destination.in_place,
-                "Replace FILE: the new file is written beside it, flushed to disk, then renamed over it");
+  add_destination_options(*cmd, opts->destination);
   repeatable_value(cmd->add_option("--set", opts->edits.set,
                                    "KEY=VALUE: a scalar in the key's own type; a new key needs a type, "
                                    "KEY=TYPE:VALUE (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str); repeatable"));

@@ -2,6 +2,7 @@
 #include "onnxq/formats/byte_order.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "onnxq/core/checked.hpp"
@@ -11,8 +12,34 @@
 namespace onnxq {
 namespace {
 
+template <class Word>
+Word reversed(Word w) {
+  if constexpr (sizeof(Word) == 2) return __builtin_bswap16(w);
+  if constexpr (sizeof(Word) == 4) return __builtin_bswap32(w);
+  if constexpr (sizeof(Word) == 8) return __builtin_bswap64(w);
+}
+
+// A fixed width, loads and stores through memcpy: the compiler keeps each word in a register (and
+// turns the loop into vector shuffles where it can).
+template <class Word>
+void reverse_words(std::byte* p, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    Word w;
+    std::memcpy(&w, p + i * sizeof(Word), sizeof(Word));
+    w = reversed(w);
+    std::memcpy(p + i * sizeof(Word), &w, sizeof(Word));
+  }
+}
+
 void reverse_words(std::byte* p, std::size_t bytes, unsigned width) {
-  for (std::size_t i = 0; i + width <= bytes; i += width) std::reverse(p + i, p + i + width);
+  switch (width) {
+    case 1: return;
+    case 2: return reverse_words<std::uint16_t>(p, bytes / 2);
+    case 4: return reverse_words<std::uint32_t>(p, bytes / 4);
+    case 8: return reverse_words<std::uint64_t>(p, bytes / 8);
+    default:
+      for (std::size_t i = 0; i + width <= bytes; i += width) std::reverse(p + i, p + i + width);
+  }
 }
 
 }  // namespace
@@ -28,15 +55,12 @@ void swap_byte_order(const BlockFormat& format, std::span<std::byte> blocks) {
   if (blocks.size() % block != 0)
     invalid_argument(std::to_string(blocks.size()) + " bytes are not a whole number of " +
                      std::string(format.gguf_name) + " blocks of " + std::to_string(block) + " bytes");
-  if (!format.is_block_format()) {
-    reverse_words(blocks.data(), blocks.size(), format.block_bytes);
-    return;
-  }
+  if (!format.is_block_format()) return reverse_words(blocks.data(), blocks.size(), format.block_bytes);
+  std::vector<BlockField> numbers;
+  for (const BlockField& f : format.fields)
+    if (field_word_bytes(f.kind) > 1) numbers.push_back(f);
   for (std::size_t at = 0; at < blocks.size(); at += block)
-    for (const BlockField& f : format.fields) {
-      const unsigned width = field_word_bytes(f.kind);
-      if (width > 1) reverse_words(blocks.data() + at + f.offset, f.width, width);
-    }
+    for (const BlockField& f : numbers) reverse_words(blocks.data() + at + f.offset, f.width, field_word_bytes(f.kind));
 }
 
 std::span<const std::byte> little_endian_blocks(const BlockFormat& format, std::span<const std::byte> src,

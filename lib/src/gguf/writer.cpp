@@ -127,7 +127,7 @@ void write_zeros(AtomicFile& out, std::uint64_t count) {
 }
 
 // Copies a tensor's blocks through memory, reversing each multi-byte number.
-void swapped_copy(const GgufWriterTensor& t, AtomicFile& out, GgufWriteStats& stats) {
+void swapped_copy(const GgufWriterTensor& t, const CopySource& from, AtomicFile& out, GgufWriteStats& stats) {
   const std::uint64_t block = t.format->block_bytes;
   const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / block) * block;
   std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(chunk, t.byte_size)));
@@ -135,12 +135,12 @@ void swapped_copy(const GgufWriterTensor& t, AtomicFile& out, GgufWriteStats& st
   for (std::uint64_t at = t.source_offset; at < end;) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(end - at, buffer.size()));
     const std::span<std::byte> part(buffer.data(), n);
-    t.source->source->read(at, part, end);
+    from.read(at, part, end);
     swap_byte_order(*t.format, part);
     out.write(part.data(), part.size());
     at += n;
   }
-  t.source->source->check();
+  from.source().check();
   stats.buffer_copied += t.byte_size;
 }
 
@@ -226,8 +226,10 @@ GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span
     const auto& t = tensors[i];
     const std::uint64_t at = plan.data_offset + plan.tensor_offsets[i];
     write_zeros(out, at - out.position());
+    auto it = sources.find(t.source);
+    if (it == sources.end()) it = sources.emplace(t.source, CopySource(t.source->source, t.source->path)).first;
     if (needs_swap(t, options)) {
-      swapped_copy(t, out, stats);
+      swapped_copy(t, it->second, out, stats);
       ++i;
       continue;
     }
@@ -245,8 +247,6 @@ GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span
     // The file's closing padding too, where the source has the same bytes there.
     const std::uint64_t tail = plan.file_size - (plan.data_offset + plan.tensor_offsets[end - 1] + last.byte_size);
     if (end == tensors.size() && last.source_offset + last.byte_size + tail == t.source->size) length += tail;
-    auto it = sources.find(t.source);
-    if (it == sources.end()) it = sources.emplace(t.source, CopySource(t.source->source, t.source->path)).first;
     CopyCounts counts;
     copy_range(it->second, t.source_offset, length, out, counts);
     stats.kernel_copied += counts.kernel;

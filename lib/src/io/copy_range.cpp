@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/changed_size.hpp"
+#include "io/read_loop.hpp"
 #include "onnxq/core/error.hpp"
 
 namespace onnxq {
@@ -60,7 +61,7 @@ void buffered_copy(const CopySource& from, std::uint64_t src_offset, std::uint64
   const std::uint64_t end = src_offset + length;
   for (std::uint64_t at = src_offset; at < end;) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(end - at, buffer.size()));
-    from.source().read(at, std::span(buffer.data(), n), end);
+    from.read(at, std::span(buffer.data(), n), end);
     to.write(buffer.data(), n);
     at += n;
   }
@@ -79,6 +80,13 @@ CopySource::CopySource(std::shared_ptr<const ByteSource> source, const std::stri
     return;
   }
   fd_ = fd;
+}
+
+void CopySource::read(std::uint64_t offset, std::span<std::byte> dst, std::uint64_t read_ahead_end) const {
+  if (fd_ < 0) return source_->read(offset, dst, read_ahead_end);
+  detail::read_fully([this](std::byte* buffer, std::size_t count,
+                            std::uint64_t at) { return ::pread(fd_, buffer, count, static_cast<off_t>(at)); },
+                     offset, dst, source_->name(), source_->size());
 }
 
 CopySource::~CopySource() {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "onnxq/io/atomic_file.hpp"
@@ -28,6 +29,11 @@ class CopySource {
 
   const ByteSource& source() const { return *source_; }
   int descriptor() const { return fd_; }  // -1: copies read through source()
+
+  // Bytes [offset, offset + dst.size()) into dst: with pread(2) from the descriptor when there is
+  // one (no page faults of a mapping: about twice as fast), else from source(). Throws Error(Io)
+  // "... changed size while it was being read" for a source that ends early.
+  void read(std::uint64_t offset, std::span<std::byte> dst, std::uint64_t read_ahead_end) const;
 
  private:
   std::shared_ptr<const ByteSource> source_;
