@@ -84,8 +84,8 @@ def spawn_time(argv, stdin_text=None, env=None):
 def interleaved(cases, runs):
     """cases: name -> (argv, prepare or None, stdin or None, env or None). One untimed round, then
     `runs` rounds in a new (seeded) random order each; name -> median ns. `prepare` runs untimed
-    before each run (a fresh copy for a command that works in place), then an untimed sync. Every
-    timed run replaces its own output of the round before (the untimed round made them all)."""
+    before each run (it removes the output of the run before, or makes a fresh copy for a command
+    that works in place), then an untimed sync."""
     times = {name: [] for name in cases}
     order = list(cases)
     shuffle = random.Random(13).shuffle
@@ -100,6 +100,18 @@ def interleaved(cases, runs):
             if r:
                 times[name].append(t)
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def removing(path):
+    """A `prepare` that removes the file `path`, or empties the directory `path`: each run writes
+    its output anew, as a user's first run does, not over an output of the same size."""
+    def prepare():
+        if os.path.isdir(path):
+            for name in os.listdir(path):
+                os.remove(os.path.join(path, name))
+        elif os.path.exists(path):
+            os.remove(path)
+    return prepare
 
 
 def fs_type(d):
@@ -189,20 +201,21 @@ def main():
             reflink = d == xfs.mount
             out = lambda name: os.path.join(work, name)
             cases = {
-                "edit": ([onnxq, "edit", model, "-o", out("edit.gguf"), "--set", "general.name=edited"], None, None, None),
+                "edit": ([onnxq, "edit", model, "-o", out("edit.gguf"), "--set", "general.name=edited"],
+                         removing(out("edit.gguf")), None, None),
                 "cp": (["cp", "--reflink=always" if reflink else "--reflink=never", model, out("cp.gguf")],
-                       None, None, None),
+                       removing(out("cp.gguf")), None, None),
             }
             if gpy_env:
                 cases["gguf-py new_metadata"] = (["/usr/bin/python3", os.path.join(gpy, "gguf_new_metadata.py"),
                                                   model, out("gpy-edit.gguf"), "--general-name", "edited",
-                                                  "--force"], None, None, gpy_env)
+                                                  "--force"], removing(out("gpy-edit.gguf")), None, gpy_env)
             if not reflink:
                 cases["convert-endian"] = ([onnxq, "convert-endian", model, "-o", out("big.gguf"), "--to", "big"],
-                                           None, None, None)
+                                           removing(out("big.gguf")), None, None)
                 os.makedirs(out("split"), exist_ok=True)
                 cases["split"] = ([onnxq, "split", model, "-o", out("split/part"), "--max-size",
-                                   f"{max(1, size // 4 >> 20)}M"], None, None, None)
+                                   f"{max(1, size // 4 >> 20)}M"], removing(out("split")), None, None)
                 if gpy_env:
                     gcopy = out("gpy-big.gguf")
                     cases["gguf-py convert_endian"] = (
@@ -243,8 +256,9 @@ def main():
                         faster_row(mine, theirs)
                 row("split", "cp")
                 first = sorted(glob.glob(out("split/part*")))[0]
-                merge = {"merge": ([onnxq, "merge", first, "-o", out("merged.gguf")], None, None, None),
-                         "cp": (["cp", "--reflink=never", model, out("cp.gguf")], None, None, None)}
+                merge = {"merge": ([onnxq, "merge", first, "-o", out("merged.gguf")], removing(out("merged.gguf")),
+                                   None, None),
+                         "cp": (["cp", "--reflink=never", model, out("cp.gguf")], removing(out("cp.gguf")), None, None)}
                 tm = interleaved(merge, args.runs)
                 t.update(merge=tm["merge"], cp=tm["cp"])
                 row("merge", "cp")

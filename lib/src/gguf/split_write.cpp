@@ -9,7 +9,6 @@
 #include "onnxq/gguf/layout.hpp"
 #include "onnxq/gguf/split.hpp"
 #include "onnxq/io/file_set.hpp"
-#include "onnxq/io/same_file.hpp"
 
 namespace onnxq {
 
