@@ -153,7 +153,9 @@ py::array raw(const TensorHandle& t) {
   const TensorReader reader(*file, info);
   auto storage = std::make_unique<std::vector<std::byte>>();
   std::span<const std::byte> bytes;
-  {
+  if (const auto view = reader.stored_view()) {
+    bytes = *view;
+  } else {
     py::gil_scoped_release release;
     bytes = reader.stored(0, info.byte_size, *storage);
   }

@@ -52,15 +52,18 @@ DType default_decode_dtype(const BlockFormat& format) {
   return DType::Float;
 }
 
-void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t first_block,
-                   std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
+namespace {
+
+// decode_blocks over a span, with the choice of non-temporal stores made by the caller: a
+// BlockSource's chunks are decoded one call each, and their stores stream when the whole output does.
+void decode_span(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t first_block,
+                 std::uint64_t block_count, DType out_dtype, void* dst, int threads, bool streaming) {
   if (!can_decode_to(format, out_dtype))
     invalid_argument("cannot decode " + std::string(format.gguf_name) + " to " +
                      std::string(dtype_info(out_dtype).onnx_name) + "; expected FLOAT, FLOAT16, BFLOAT16 or DOUBLE");
   const std::size_t out_size = dtype_info(out_dtype).bits / 8;
   const std::size_t block_out_bytes = std::size_t{format.block_elements} * out_size;
-  const decode::DecodeKernel kernel =
-      decode::decode_kernel(format, out_dtype, decode::want_streaming_stores(block_count * block_out_bytes));
+  const decode::DecodeKernel kernel = decode::decode_kernel(format, out_dtype, streaming);
   if (format.is_block_format() && !kernel.fused && !kernel.scalar)
     fail(ErrorKind::Unsupported, "no decoder for " + std::string(format.gguf_name));
   const auto end_block = checked_add(first_block, block_count);
@@ -96,6 +99,17 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
   });
 }
 
+bool streams(const BlockFormat& format, std::uint64_t block_count, DType out_dtype) {
+  return decode::want_streaming_stores(block_count * format.block_elements * (dtype_info(out_dtype).bits / 8));
+}
+
+}  // namespace
+
+void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t first_block,
+                   std::uint64_t block_count, DType out_dtype, void* dst, int threads) {
+  decode_span(format, src, first_block, block_count, out_dtype, dst, threads, streams(format, block_count, out_dtype));
+}
+
 void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint64_t block_count, DType out_dtype,
                    void* dst, int threads) {
   const BlockFormat& format = src.format();
@@ -117,12 +131,13 @@ void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint6
   const std::uint64_t chunks = (block_count + chunk - 1) / chunk;
   const std::size_t out_block = std::size_t{format.block_elements} * (dtype_info(out_dtype).bits / 8);
   const unsigned team = static_cast<unsigned>(std::min<std::uint64_t>(chunks, resolve_threads(threads)));
+  const bool streaming = streams(format, block_count, out_dtype);
   std::vector<std::vector<std::byte>> scratch(team);  // per thread
   parallel_chunks(team, chunks, [&](unsigned worker, std::uint64_t c) {
     const std::uint64_t at = c * chunk;
     const std::uint64_t n = std::min(chunk, block_count - at);
     const auto bytes = src.blocks(first_block + at, n, scratch[worker]);
-    decode_blocks(format, bytes, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1);
+    decode_span(format, bytes, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1, streaming);
     throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
   });
 }

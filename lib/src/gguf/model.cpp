@@ -180,7 +180,8 @@ std::span<const std::byte> GgufModel::tensor_bytes(const TensorInfo& tensor, std
                      std::string(tensor.name) + "'");
   const GgufFile& shard = shards_.at(tensor.shard);
   if (length == 0) return {};
-  if (const auto view = shard.source->view(tensor.file_offset + offset, length)) return *view;
+  if (!shard.source->read_beats_view())
+    if (const auto view = shard.source->view(tensor.file_offset + offset, length)) return *view;
   storage.resize(static_cast<std::size_t>(length));
   // Reading on to the tensor's end lets the source fetch the following chunks with this one.
   shard.source->read(tensor.file_offset + offset, storage, tensor.file_offset + tensor.byte_size);

@@ -65,8 +65,13 @@ std::span<const std::byte> TensorReader::blocks(std::uint64_t first, std::uint64
   return scratch;
 }
 
+std::optional<std::span<const std::byte>> TensorReader::stored_view() const {
+  if (!stored_in_memory()) return std::nullopt;
+  return model_->tensor_bytes(*tensor_);
+}
+
 std::optional<std::span<const std::byte>> TensorReader::view() const {
-  if (big_endian_ || !stored_in_memory()) return std::nullopt;
+  if (big_endian_ || !stored_in_memory() || source_of(*model_, *tensor_).read_beats_view()) return std::nullopt;
   return model_->tensor_bytes(*tensor_);
 }
 

@@ -66,13 +66,14 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     file->mapped_ = true;
     file->guard_slot_ = detail::register_mapping(p, file->size_, path);
   }
-  ::close(fd);  // the mapping stays valid after close
+  file->fd_ = fd;
   return file;
 }
 
 MappedFile::~MappedFile() {
   detail::unregister_mapping(guard_slot_);
   if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace onnxq

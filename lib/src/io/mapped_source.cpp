@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "io/read_loop.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/io/mapping_guard.hpp"
 
@@ -22,10 +23,19 @@ std::shared_ptr<const MappedSource> MappedSource::open(const std::string& path) 
 MappedSource::MappedSource(std::shared_ptr<const MappedFile> file) : file_(std::move(file)) {}
 
 void MappedSource::read(std::uint64_t offset, std::span<std::byte> dst, std::uint64_t) const {
-  const auto bytes = *ByteSource::view(offset, dst.size());
-  if (!dst.empty()) std::memcpy(dst.data(), bytes.data(), dst.size());
-  check();
+  const auto bytes = *ByteSource::view(offset, dst.size());  // checks the range
+  if (file_->descriptor() < 0) {                             // a stream, held in memory
+    if (!dst.empty()) std::memcpy(dst.data(), bytes.data(), dst.size());
+    return;
+  }
+  detail::read_fully(
+      [fd = file_->descriptor()](std::byte* buffer, std::size_t count, std::uint64_t at) {
+        return ::pread(fd, buffer, count, static_cast<off_t>(at));
+      },
+      offset, dst, file_->path(), file_->size());
 }
+
+bool MappedSource::read_beats_view() const { return file_->descriptor() >= 0 && file_->size() > 0; }
 
 void MappedSource::check() const { throw_if_mapped_file_changed(); }
 

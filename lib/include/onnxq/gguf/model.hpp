@@ -58,8 +58,9 @@ class GgufModel {
   bool is_remote(const TensorInfo& tensor) const { return !shards_.at(tensor.shard).source->view(); }
   // The tensor's bytes inside its shard's mapping. Throws Error(Unsupported) for a remote file.
   std::span<const std::byte> tensor_bytes(const TensorInfo& tensor) const;
-  // Bytes [offset, offset + length) of the tensor's data: a view of the mapping, or for a remote
-  // file a copy read into `storage`. Throws Error(InvalidArgument) for a range outside the tensor.
+  // Bytes [offset, offset + length) of the tensor's data, copied into `storage` where the source
+  // reads faster than its view (a mapped file, read with pread; a remote file), else a view of
+  // the bytes in memory. Throws Error(InvalidArgument) for a range outside the tensor.
   std::span<const std::byte> tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
                                           std::vector<std::byte>& storage) const;
   // Keeps the memory behind the tensor's shard's views alive (for zero-copy Tensor views).

@@ -1,9 +1,11 @@
 // The one reader of a GGUF tensor's bytes, for any model: mapped or remote, one file or a
 // split, either byte order. It hands out little-endian blocks (for decoding) or the stored
-// bytes (for hashing): a view of the mapping where it can be one, a filled scratch buffer where
-// it must (a remote file's bytes, read; big-endian numbers, swapped). The mapping guard lives
-// here: blocks() and stored() throw once a mapped file has shrunk, and read_blocks() /
-// read_stored() check again after their reader has used the bytes.
+// bytes (for hashing), read into a scratch buffer: a local file's with pread (the page faults of
+// touching its mapping cost more than the copy), a remote file's through its cache, big-endian
+// numbers swapped. Only bytes held in memory (a stream read whole, a test's buffer) are handed
+// out as views, and stored_view() gives the mapping to callers that keep the bytes. The mapping
+// guard lives here: blocks() and stored() throw once a mapped file has shrunk, and read_blocks()
+// / read_stored() check again after their reader has used the bytes.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +42,17 @@ class TensorReader final : public BlockSource {
   // read fails or the mapped file has shrunk.
   std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
                                     std::vector<std::byte>& scratch) const override;
-  // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes): a view of
-  // the mapping, or `scratch` filled from a remote file.
+  // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes), in
+  // `scratch` or (bytes held in memory) a view.
   std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch) const;
-  // True when stored() hands out views of memory (a mapping), so reading the tensor again costs
-  // nothing; false where every read is a fetch (a remote file).
+  // The whole tensor as stored, as a view of the file's mapping, for a caller that keeps the bytes
+  // without copying them (Tensor.raw()); nullopt for a remote file. Its reader calls check() after.
+  std::optional<std::span<const std::byte>> stored_view() const;
+  // True when reading the tensor again costs no fetch (a local file); false where every read is
+  // a fetch (a remote file).
   bool stored_in_memory() const;
-  // The tensor's mapped bytes when they are little-endian; nullopt for a remote or big-endian one.
+  // The tensor's little-endian bytes when they are held in memory and reading them costs less
+  // than copying them; nullopt for a mapped, remote or big-endian one.
   std::optional<std::span<const std::byte>> view() const override;
 
   // blocks() / stored() handed to `use`, then check(): a view of a mapping that shrank reads as

@@ -28,6 +28,10 @@ class ByteSource {
   // is a copy. A view of a mapping may read zeros past a new end of a file that shrank: whoever
   // reads through it calls check() after reading.
   virtual std::optional<std::span<const std::byte>> view() const { return std::nullopt; }
+  // True when read() into a buffer costs less than reading through view(): a mapping, whose first
+  // touch of each page is a page fault. Readers of tensor data then read; the view stays for the
+  // header and for callers that keep the bytes (Tensor.raw()).
+  virtual bool read_beats_view() const { return false; }
   // Bytes [offset, offset + length) of view(), or nullopt. Throws Error(InvalidArgument) outside the file.
   std::optional<std::span<const std::byte>> view(std::uint64_t offset, std::uint64_t length) const;
   // Throws Error(Io) when bytes already handed out are known to be wrong (a mapped file shrank

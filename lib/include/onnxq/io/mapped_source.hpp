@@ -1,6 +1,8 @@
 // A local file as a ByteSource over its memory map (onnxq/io/mapped_file.hpp), owning the
-// mapping and its guard: read() checks the guard after copying, check() after reading a view
-// (TensorReader calls it for its callers), so no caller calls the guard itself.
+// mapping and its guard. read() copies with pread(2) from the open file, never through the
+// mapping: a page fault per 4 KiB page costs more than the kernel's copy (doc/performance.md,
+// "Reading tensor data"), and a file that shrank is a short read, an Error(Io). Readers of a view
+// call check() after reading it (TensorReader does so for its callers).
 #pragma once
 
 #include <memory>
@@ -19,8 +21,10 @@ class MappedSource final : public ByteSource {
 
   const std::string& name() const override { return file_->path(); }
   std::uint64_t size() const override { return file_->size(); }
-  // Copies, then checks the guard: the copy may hold zeros read past a new end of the file.
+  // Throws Error(Io) "PATH changed size while it was being read (...)" when the file ends early.
   void read(std::uint64_t offset, std::span<std::byte> dst, std::uint64_t read_ahead_end) const override;
+  // True for a mapped file (a stream read into memory is cheaper to view).
+  bool read_beats_view() const override;
   // The mapping; its reader calls check() once it has read it.
   std::optional<std::span<const std::byte>> view() const override { return file_->bytes(); }
   using ByteSource::view;
