@@ -3,10 +3,17 @@ the commands of one comparison run alternately, round after round, in a new rand
 and each keeps its fastest time. In the dequant comparisons every format's commands run in each round.
 
   dequant: one tensor per format, OUT_MIB of float32 output, `onnxq dequant --threads 1` and with the
-           default threads, against `cat` of a same-size file to the same directory (file system) and
-           against `head -c N /dev/zero` (write only). The ratios against cat and default against one
-           thread are also given as the median of the rounds' own ratios (each round runs both), which
-           one lucky or unlucky run cannot move, the latter with a 95% interval, next to a control
+           default threads, against the floor, against `cat` of a same-size file to the same directory
+           (file system) and against `head -c N /dev/zero` (write only). The floor is the least work any
+           dequantizer of that tensor must do, with no decoding: tests/bench/dequant_floor.c, compiled
+           here with the system cc (-O3 -march=native), preads the tensor's packed bytes from the same
+           .gguf (its offset and size) in 1 MiB chunks, makes as many float32 values as the tensor has
+           elements (F16 and BF16 widened to float32; a block format's bytes widened, no decoding) and
+           writes them to the same directory, in pieces of at most 256 KiB: the same bytes in and out as
+           the dequant. x floor = floor time / onnxq time, the issue-35 target being 0.9 or more at one
+           thread. The ratios against the floor and cat and default against one thread are also given as
+           the median of the rounds' own ratios (each round runs both), which one lucky or unlucky run
+           cannot move, the floor's and the default's with a 95% interval, next to a control
            (--threads 1 run twice); and the thread count the default chose (its -vv log);
   busy:    with --busy, the same default-against-one-thread comparison with a busy loop on every CPU
            (each run, as above, after an untimed sync);
@@ -19,6 +26,7 @@ and each keeps its fastest time. In the dequant comparisons every format's comma
 Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b] [--busy]
 """
 import argparse
+import atexit
 import json
 import math
 import os
@@ -128,8 +136,9 @@ class BusyCpus:
             os.waitpid(pid, 0)
 
 
-def gguf_bytes(tensors, alignment=32):
-    """A little-endian GGUF v3 file: tensors = [(name, ne list, ggml type, data bytes)]."""
+def gguf_bytes(tensors, alignment=32, offsets=None):
+    """A little-endian GGUF v3 file: tensors = [(name, ne list, ggml type, data bytes)]. Each tensor's
+    offset in the file is appended to the list `offsets` when one is given."""
     def s(x):
         return struct.pack("<Q", len(x)) + x
     hdr = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 1)
@@ -147,11 +156,32 @@ def gguf_bytes(tensors, alignment=32):
     out += b"\0" * offset
     for off, data in blobs:
         out[base + off:base + off + len(data)] = data
+        if offsets is not None:
+            offsets.append(base + off)
     return bytes(out)
 
 
 def tiled(blocks, nbytes):
     return (blocks * (nbytes // len(blocks) + 1))[:nbytes]
+
+
+FLOOR_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "bench", "dequant_floor.c")
+
+
+def build_floor():
+    """Compiles tests/bench/dequant_floor.c with the system cc ($CC, else cc) into a temporary folder,
+    removed at exit; the binary's path."""
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if not cc:
+        sys.exit("bench-cli: no C compiler (cc or $CC) to build the floor, tests/bench/dequant_floor.c")
+    tmp = tempfile.mkdtemp(prefix="onnxq-bench-floor.")
+    atexit.register(shutil.rmtree, tmp, True)
+    exe = os.path.join(tmp, "dequant_floor")
+    r = subprocess.run([cc, "-O3", "-march=native", "-o", exe, os.path.normpath(FLOOR_SOURCE)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"bench-cli: building the floor failed: {r.stderr.strip().splitlines()[-1] if r.stderr else cc}")
+    return exe
 
 
 def lscpu_summary():
@@ -177,6 +207,7 @@ def main():
     args = ap.parse_args()
     onnxq = os.path.abspath(args.onnxq)
     cat, head = shutil.which("cat"), shutil.which("head")
+    floor = build_floor()
 
     formats = json.loads(subprocess.run([onnxq, "formats", "--json"], capture_output=True, check=True).stdout)
     rows = [f for f in formats if f["block_elements"] > 1 or f["ggml_name"] in ("f16", "bf16")]
@@ -187,7 +218,9 @@ def main():
     isa = subprocess.run([onnxq, "formats", "--isa"], capture_output=True, text=True).stdout.splitlines()[0]
     print(f"bench-cli {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU {cpu.get('Model name', '?')}, "
           f"{os.cpu_count()} CPUs, L2 {cpu.get('L2 cache', '?')}, L3 {cpu.get('L3 cache', '?')}; {isa}")
-    print(f"best of {args.runs} interleaved runs; ratio = baseline time / onnxq time (1.00 = as fast as the baseline)")
+    print(f"best of {args.runs} interleaved runs; ratio = baseline time / onnxq time (1.00 = as fast as the baseline); "
+          f"floor = pread the tensor's bytes in 1 MiB chunks, widen to float32 without decoding, write the same "
+          f"bytes as the dequant (tests/bench/dequant_floor.c, cc -O3 -march=native)")
 
     out_bytes = args.out_mib << 20
     elements = out_bytes // 4
@@ -201,11 +234,15 @@ def main():
             out = os.path.join(work, "out")
             print(f"\n== dequant to {d} ({fs}): {args.out_mib} MiB of float32 per tensor")
             print(f"{'format':9} {'1 thread':>9} {'default':>9} {'med 1t':>7} {'med def':>7} {'1t/zero':>8} "
-                  f"{'def/zero':>8} {'def/1t':>7} {'median [95%]':>20} {'thr':>3}   (x cat: cat time / onnxq "
+                  f"{'def/zero':>8} {'def/1t':>7} {'median [95%]':>20} {'thr':>3} {'1t/floor':>8} {'def/floor':>9} "
+                  f"{'floor median [95%]':>20}   (x cat: cat time / onnxq "
                   f"time, best times; med: median of the rounds' ratios against cat; /zero: head -c N /dev/zero; "
                   f"def/1t: best times; median: of the rounds' ratios, with its 95% interval; thr: the default's "
-                  f"threads)")
-            worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9}
+                  f"threads; /floor: x floor, floor time / onnxq time, best times; floor median: of the rounds' "
+                  f"ratios floor / 1 thread, with its 95% interval)")
+            worst = {"1t": 9, "def": 9, "med1t": 9, "meddef": 9, "def1": 9, "median": 9, "floor1t": 9, "floordef": 9,
+                     "floormed": 9}
+            floor_low = []  # formats below the issue-35 target, 0.9x floor at one thread (median of rounds)
             names = [f["ggml_name"].lower() for f in rows]
             # Per format, the 95% interval of default / 1 thread and of --threads 1 against itself.
             default_intervals, control_intervals = {}, {}
@@ -221,8 +258,10 @@ def main():
                 blocks = open(os.path.join(args.blocks_dir, name + ".bin"), "rb").read()
                 n = elements // be * be
                 path = os.path.join(work, name + ".gguf")
+                offsets = []
                 with open(path, "wb") as g:
-                    g.write(gguf_bytes([("t", [4096, n // 4096], f["ggml_type"], tiled(blocks, n // be * f["block_bytes"]))]))
+                    g.write(gguf_bytes([("t", [4096, n // 4096], f["ggml_type"], tiled(blocks, n // be * f["block_bytes"]))],
+                                       offsets=offsets))
                 with open(path, "rb") as g:
                     g.read()  # in the page cache, as the same-size file is
                 # A smaller copy of every format for the whole-model runs.
@@ -232,12 +271,18 @@ def main():
                 dequant = [onnxq, "dequant", path, "--tensor", "t", "--format", "raw", "-o"]
                 cases[name, "cat"] = ([cat, same], out + ".cat")
                 cases[name, "zero"] = ([head, "-c", str(n * 4), "/dev/zero"], out + ".zero")
+                mode = name if name in ("f16", "bf16") else "blocks"
+                cases[name, "floor"] = ([floor, path, str(offsets[0]), str(n // be * f["block_bytes"]), mode, str(be),
+                                         str(f["block_bytes"]), out + ".floor"], None)
+                spawn_time(*cases[name, "floor"])  # untimed: the floor writes as many bytes as the dequant
+                if os.path.getsize(out + ".floor") != n * 4:
+                    sys.exit(f"bench-cli: the floor wrote {os.path.getsize(out + '.floor')} bytes for {name}, not {n * 4}")
                 cases[name, "1t"] = (dequant + [out + ".1t", "--threads", "1"], None)
                 cases[name, "1t again"] = (dequant + [out + ".1t-again", "--threads", "1"], None)
                 cases[name, "def"] = (dequant + [out + ".def"], None)
             times = interleaved(cases, args.runs, before=os.sync)
             for name in names:
-                t = {cmd: times[name, cmd] for cmd in ("cat", "zero", "1t", "def")}
+                t = {cmd: times[name, cmd] for cmd in ("cat", "zero", "1t", "def", "floor")}
                 b = {cmd: min(v) for cmd, v in t.items()}
                 r1, rd = b["cat"] / b["1t"], b["cat"] / b["def"]
                 z1, zd = b["zero"] / b["1t"], b["zero"] / b["def"]
@@ -248,13 +293,22 @@ def main():
                 worst["1t"], worst["def"] = min(worst["1t"], r1), min(worst["def"], rd)
                 worst["med1t"], worst["meddef"] = min(worst["med1t"], m1), min(worst["meddef"], md)
                 worst["def1"], worst["median"] = min(worst["def1"], b["1t"] / b["def"]), min(worst["median"], med)
+                f1, fd = b["floor"] / b["1t"], b["floor"] / b["def"]
+                fmed, flo, fhi = median_interval(t, "floor", "1t")
+                worst["floor1t"], worst["floordef"] = min(worst["floor1t"], f1), min(worst["floordef"], fd)
+                worst["floormed"] = min(worst["floormed"], fmed)
+                if fmed < 0.9:
+                    floor_low.append(f"{name} {fmed:.2f}")
                 print(f"{name:9} {r1:8.2f}x {rd:8.2f}x {m1:6.2f}x {md:6.2f}x {z1:7.2f}x {zd:7.2f}x"
                       f" {b['1t'] / b['def']:6.2f}x {med:6.2f}x [{lo:.2f}, {hi:.2f}] "
-                      f"{default_choice(cases[name, 'def'][0]):>3}"
-                      f"   cat {b['cat'] / 1e6:.1f} ms")
+                      f"{default_choice(cases[name, 'def'][0]):>3} {f1:7.2f}x {fd:8.2f}x {fmed:6.2f}x [{flo:.2f}, {fhi:.2f}]"
+                      f"   cat {b['cat'] / 1e6:.1f} ms, floor {b['floor'] / 1e6:.1f} ms")
             print(f"lowest: 1 thread {worst['1t']:.2f}x cat, default {worst['def']:.2f}x cat (best times); "
                   f"1 thread {worst['med1t']:.2f}x cat, default {worst['meddef']:.2f}x cat (median of rounds); "
                   f"default / 1 thread {worst['def1']:.2f}x (best times), {worst['median']:.2f}x (median of rounds)")
+            print(f"floor: 1 thread {worst['floor1t']:.2f}x, default {worst['floordef']:.2f}x (best times); 1 thread "
+                  f"{worst['floormed']:.2f}x (median of rounds); below the 0.9x target at 1 thread (median of rounds): "
+                  f"{', '.join(floor_low) or 'none'}")
             below, above = wholly_off_one(default_intervals)
             print(f"default / 1 thread, 95% interval of the median wholly below 1.0 (slower): {below}; "
                   f"wholly above 1.0 (faster): {above}")

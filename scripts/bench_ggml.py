@@ -1,0 +1,183 @@
+"""onnxq's decoders against ggml's own, for scripts/bench --ggml DIR (issue 35): for every format
+ggml knows, tests/bench/ggml/ggml_to_float_bench.cpp decodes the same input blocks (the format's
+ggml test blocks, tiled) into float32 at one thread with onnxq's decode_blocks (the active SIMD path)
+and with ggml's to_float (ggml_get_type_traits(type)->to_float, the row decoder of ggml-base), into
+warm buffers of the same size: 256 KiB of output (L2) and LARGE_MIB (64 MiB). The two run
+alternately; each keeps its fastest run over all rounds. x ggml = ggml ns/element / onnxq
+ns/element (onnxq's speed over ggml's); bits: whether both wrote the same bits.
+
+DIR is a ggml checkout the developer provides (nothing of ggml is vendored; no test needs it). Its
+ggml-base library is built with cmake (Release, CPU backend only, ggml's own flags) in GGML_BUILD
+(default BUILD_DIR/ggml) unless it is there already; the harness is compiled with the library's
+compiler against DIR's headers, BUILD_DIR/lib/libonnxq.a and that libggml-base.
+
+Usage: bench_ggml.py --ggml DIR [--ggml-build GGML_BUILD] [--build-dir BUILD_DIR] [--rounds N]
+                     [--large-mib M] [--formats q4_0,q8_0]
+"""
+import argparse
+import glob
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HARNESS = os.path.join(REPO, "tests", "bench", "ggml", "ggml_to_float_bench.cpp")
+
+
+def fail(message):
+    sys.exit(f"bench: {message}")
+
+
+def run(argv, what):
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0:
+        lines = (r.stderr or r.stdout).strip().splitlines()
+        fail(f"{what} failed: {lines[-1] if lines else ' '.join(argv)}")
+    return r.stdout
+
+
+def ggml_base_library(build):
+    found = sorted(glob.glob(os.path.join(build, "**", "libggml-base.so"), recursive=True) +
+                   glob.glob(os.path.join(build, "**", "libggml-base.a"), recursive=True))
+    return found[0] if found else None
+
+
+def cmake_cache(build_dir, key):
+    try:
+        for line in open(os.path.join(build_dir, "CMakeCache.txt")):
+            if line.startswith(key + ":"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def describe_ggml(ggml):
+    commit = subprocess.run(["git", "-C", ggml, "log", "-1", "--format=%h %cd", "--date=short"], capture_output=True,
+                            text=True).stdout.strip()
+    if commit:
+        return f"commit {commit}"
+    text = open(os.path.join(ggml, "CMakeLists.txt")).read()
+    version = ".".join(re.findall(r"GGML_VERSION_(?:MAJOR|MINOR|PATCH)\s+(\d+)", text))
+    return f"version {version or '?'} (not a git checkout)"
+
+
+def lscpu(field):
+    out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    m = re.search(rf"^{field}:\s*(.*)$", out, re.M)
+    return m.group(1).strip() if m else "?"
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ggml", required=True, metavar="DIR", help="a ggml checkout (github.com/ggml-org/ggml)")
+    ap.add_argument("--ggml-build", metavar="DIR", help="where ggml-base is (or gets) built; default BUILD_DIR/ggml")
+    ap.add_argument("--build-dir", default=os.environ.get("BUILD_DIR", "build"), help="onnxq's build folder")
+    ap.add_argument("--rounds", type=int, default=1, help="runs of the whole comparison; each keeps its fastest")
+    ap.add_argument("--large-mib", type=int, default=64, help="output size of the large case (MiB)")
+    ap.add_argument("--formats", default="", help="comma-separated, e.g. q4_0,q4_k (default: all)")
+    ap.error = lambda message: fail(f"{message} (scripts/bench --ggml DIR [--ggml-build DIR] [--rounds N] "
+                                    f"[--large-mib M] [--formats LIST]; --help for more)")
+    args = ap.parse_args()
+
+    ggml = os.path.abspath(args.ggml)
+    if not os.path.isdir(ggml):
+        fail(f"--ggml {args.ggml}: no such directory")
+    for need in ("CMakeLists.txt", "include/ggml.h", "src/ggml-quants.c"):
+        if not os.path.isfile(os.path.join(ggml, need)):
+            fail(f"--ggml {args.ggml}: not a ggml checkout (no {need})")
+    build_dir = os.path.join(REPO, args.build_dir) if not os.path.isabs(args.build_dir) else args.build_dir
+    libonnxq = os.path.join(build_dir, "lib", "libonnxq.a")
+    if not os.path.isfile(libonnxq):
+        fail(f"no {libonnxq}; run scripts/build")
+    ggml_build = os.path.abspath(args.ggml_build or os.path.join(build_dir, "ggml"))
+
+    # ggml-base: configured once, then brought up to date (a no-op when it is).
+    if not os.path.isfile(os.path.join(ggml_build, "CMakeCache.txt")):
+        print(f"bench: configuring ggml in {ggml_build}", file=sys.stderr)
+        run(["cmake", "-S", ggml, "-B", ggml_build, "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=ON",
+             "-DGGML_BUILD_TESTS=OFF", "-DGGML_BUILD_EXAMPLES=OFF", "-DGGML_NATIVE=ON"], "configuring ggml")
+    run(["cmake", "--build", ggml_build, "--target", "ggml-base", "-j", str(os.cpu_count() or 1)], "building ggml-base")
+    lib = ggml_base_library(ggml_build)
+    if not lib:
+        fail(f"no libggml-base in {ggml_build} after building it")
+
+    cxx = cmake_cache(build_dir, "CMAKE_CXX_COMPILER") or "c++"
+    tmp = tempfile.mkdtemp(prefix="onnxq-bench-ggml.")
+    try:
+        exe = os.path.join(tmp, "ggml_to_float_bench")
+        argv = [cxx, "-std=c++20", "-O2", "-fopenmp", "-I", os.path.join(REPO, "lib", "include"), "-I",
+                os.path.join(ggml, "include"), HARNESS, libonnxq, lib, "-Wl,-rpath," + os.path.dirname(lib),
+                "-lpthread", "-o", exe]
+        run(argv, "compiling tests/bench/ggml/ggml_to_float_bench.cpp")
+
+        started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        best, order, path, skipped = {}, [], "?", []
+        for _ in range(args.rounds):
+            out = run([exe, os.path.join(REPO, "testdata", "gguf", "blocks"), str(args.large_mib)] +
+                      ([args.formats] if args.formats else []), "the benchmark")
+            for line in out.splitlines():
+                f = line.split()
+                if line.startswith("# onnxq path"):
+                    path = f[-1]
+                elif len(f) == 2:
+                    if f[0] not in skipped:
+                        skipped.append(f"{f[0]} ({f[1]})")
+                elif len(f) == 5:
+                    key = (f[0], f[1])
+                    ours = float(f[2])
+                    theirs = None if f[3] == "-" else float(f[3])
+                    if key not in best:
+                        order.append(key)
+                        best[key] = [ours, theirs, f[4]]
+                    else:
+                        b = best[key]
+                        b[0] = min(b[0], ours)
+                        b[1] = None if theirs is None else min(b[1], theirs)
+                        if f[4] == "DIFFER":
+                            b[2] = "DIFFER"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    flags = " ".join(f for f in (cmake_cache(ggml_build, "CMAKE_C_FLAGS"), cmake_cache(ggml_build, "CMAKE_C_FLAGS_RELEASE"))
+                     if f)
+    print(f"scripts/bench --ggml {started}, {args.rounds} round(s); {lscpu('Model name')}, {os.cpu_count()} CPUs; "
+          f"onnxq path {path}, 1 thread; ggml {describe_ggml(ggml)}, to_float of {os.path.basename(lib)} "
+          f"({cmake_cache(ggml_build, 'CMAKE_BUILD_TYPE') or '?'}, C flags '{flags}')")
+    print(f"ns/element of float32 output, fastest run; x ggml = ggml time / onnxq time (onnxq's speed over "
+          f"ggml's); L2 = 256 KiB of output, large = {args.large_mib} MiB; bits: both outputs bit for bit equal")
+    print(f"{'format':9} {'onnxq L2':>9} {'ggml L2':>9} {'x ggml':>7} {'onnxq large':>12} {'ggml large':>11} "
+          f"{'x ggml':>7} {'bits':>6}")
+    ratios = {"L2": [], "large": []}
+    no_to_float = []
+    for fmt in dict.fromkeys(k[0] for k in order):
+        l2, large = best.get((fmt, "L2")), best.get((fmt, "large"))
+        if l2[1] is None:
+            no_to_float.append(fmt)
+            continue
+        bits = "same" if l2[2] == "same" and large[2] == "same" else "DIFFER"
+        x2, xl = l2[1] / l2[0], large[1] / large[0]
+        ratios["L2"].append(x2)
+        ratios["large"].append(xl)
+        print(f"{fmt:9} {l2[0]:9.3f} {l2[1]:9.3f} {x2:6.2f}x {large[0]:12.3f} {large[1]:11.3f} {xl:6.2f}x {bits:>6}")
+    print(f"geomean over {len(ratios['L2'])} formats: L2 {geomean(ratios['L2']):.2f}x ggml "
+          f"(min {min(ratios['L2'], default=float('nan')):.2f}x, max {max(ratios['L2'], default=float('nan')):.2f}x); "
+          f"large {geomean(ratios['large']):.2f}x ggml (min {min(ratios['large'], default=float('nan')):.2f}x, "
+          f"max {max(ratios['large'], default=float('nan')):.2f}x)")
+    if no_to_float:
+        print(f"no to_float in ggml's traits (not compared): {', '.join(no_to_float)}")
+    if skipped:
+        print(f"not compared: {', '.join(dict.fromkeys(skipped))}")
+
+
+if __name__ == "__main__":
+    main()
