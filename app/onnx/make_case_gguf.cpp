@@ -50,7 +50,8 @@ void run_make_case_from_gguf(const MakeCaseOptions& opts) {
   std::set<const BlockFormat*> done;
   for (const TensorInfo& t : model.tensors()) {
     if (!t.format || !t.format->is_block_format() || !done.insert(t.format).second) continue;
-    write_one(model, t, opts, dir / ("dequantize_packed_" + std::string(t.format->ggml_name)));
+    write_one(model, t, opts,
+              dir / ("dequantize_packed_" + std::string(t.format->format_id.substr(5))));  // after "gguf:"
   }
   if (done.empty()) invalid_input(opts.from_gguf + ": no tensor of a DequantizePacked block format");
 }
