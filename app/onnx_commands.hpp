@@ -40,7 +40,7 @@ struct MakeCaseOptions {
   bool typed_fields = false;
   // --from-gguf: cases from a real model's tensor instead of --op/--input
   std::string from_gguf;
-  std::vector<std::string> tensors;
+  std::string tensor;
   std::optional<std::uint64_t> rows;
   bool all_formats = false;
   std::string dtype;  // f32 (default), f16, bf16

@@ -31,7 +31,7 @@ void add_make_case_command(CLI::App& app, const GlobalOptions&) {
                 "Store .pb elements in the typed fields (int32_data ...) instead of raw_data");
   names_path(cmd->add_option("--from-gguf", opts->from_gguf,
                              "A GGUF model (any shard of a split one): cut a DequantizePacked case from its tensor"));
-  repeatable_value(cmd->add_option("--tensor", opts->tensors, "With --from-gguf: the tensor to cut the case from"));
+  cmd->add_option("--tensor", opts->tensor, "With --from-gguf: the tensor to cut the case from");
   cmd->add_option("--rows", opts->rows, "With --from-gguf: only the first N rows (shape [N, ne0])")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--all-formats", opts->all_formats,

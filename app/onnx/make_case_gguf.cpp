@@ -36,14 +36,13 @@ void write_one(const GgufModel& model, const TensorInfo& tensor, const MakeCaseO
 void run_make_case_from_gguf(const MakeCaseOptions& opts) {
   if (!opts.op.empty() || !opts.inputs.empty() || !opts.attrs.empty())
     throw CLI::ValidationError("--from-gguf", "takes no --op, --attr or --input (the case is DequantizePacked)");
-  if (opts.all_formats == !opts.tensors.empty())
+  if (opts.all_formats == !opts.tensor.empty())
     throw CLI::ValidationError("--from-gguf", "needs --tensor NAME or --all-formats (one of them)");
   const GgufModel model = GgufModel::open(opts.from_gguf, ShardPolicy::All, io_options());
   const std::filesystem::path dir(opts.output_dir);
   if (!opts.all_formats) {
-    if (opts.tensors.size() != 1) throw CLI::ValidationError("--tensor", "give one --tensor per case folder");
-    const TensorInfo* t = model.find_tensor(opts.tensors.front());
-    if (!t) invalid_input(opts.from_gguf + ": no tensor named '" + opts.tensors.front() + "' (see `onnxq list`)");
+    const TensorInfo* t = model.find_tensor(opts.tensor);
+    if (!t) invalid_input(opts.from_gguf + ": no tensor named '" + opts.tensor + "' (see `onnxq list`)");
     return write_one(model, *t, opts, dir);
   }
   // One folder per block format, from its first tensor: DIR/dequantize_packed_<format>.
