@@ -465,6 +465,42 @@ TEST(ModelDecode, RejectsAGraphThatIsNotBound) {
   expect_model_error(no_graph, "model has no graph");
 }
 
+// A node listed before the node whose output it reads runs after it; a cycle names a node in it.
+TEST(ModelDecode, NodesAreOrderedByTheirInputs) {
+  onnx::ModelProto m = unpack_model();
+  auto* g = m.mutable_graph();
+  onnx::NodeProto identity;
+  identity.set_name("after");
+  identity.set_op_type("Identity");
+  identity.add_input("Y");
+  identity.add_output("Z");
+  *g->mutable_node()->Add() = identity;
+  g->mutable_node()->SwapElements(0, 1);  // Identity first in the file
+  g->mutable_output(0)->set_name("Z");
+  const OnnxModel decoded = decode_model(m);
+  ASSERT_EQ(decoded.nodes.size(), 2u);
+  EXPECT_EQ(decoded.nodes[0].op_type, "Unpack");
+  EXPECT_EQ(decoded.nodes[1].name, "after");
+
+  onnx::ModelProto cycle = m;
+  cycle.mutable_graph()->mutable_node(1)->set_input(0, "Z");  // Unpack reads Identity's output
+  expect_model_error(cycle, "node 'after' (Identity) is in a cycle");
+}
+
+TEST(ModelDecode, ExternalDataNeedsTheModelsFolder) {
+  onnx::ModelProto m = unpack_model();
+  auto* init = m.mutable_graph()->add_initializer();
+  init->set_name("count");
+  init->set_data_type(7);
+  init->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto* location = init->add_external_data();
+  location->set_key("location");
+  location->set_value("count.bin");
+  expect_model_error(m, "initializer 'count': external data needs the model's folder");
+  location->set_value("/etc/passwd");
+  expect_model_error(m, "initializer 'count': external data needs the model's folder");
+}
+
 TEST(ModelDecode, InitializersAreNotTestDataInputs) {
   onnx::ModelProto m = unpack_model();
   auto* init = m.mutable_graph()->add_initializer();
