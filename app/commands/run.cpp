@@ -29,7 +29,8 @@ void add_run_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--pb", opts->pb, "Write outputs as serialized TensorProto (.pb) instead of .npy");
   cmd->add_flag("--typed-fields", opts->typed_fields, "With --pb: store elements in the typed fields, not raw_data");
   cmd->footer(
-      "Outputs are computed and written one at a time, so memory stays bounded by one output's computation. "
+      "Outputs are written one at a time; one that a single node makes from an external initializer streams from "
+      "its file a chunk at a time, as dequant does, in bounded memory; any other is computed whole. "
       "Initializers stored as external data are read from files inside the model's folder only.");
   cmd->callback([opts] { run_run(*opts); });
 }

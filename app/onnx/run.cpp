@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 
+#include "decoded_stream.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
@@ -75,6 +76,15 @@ std::vector<const ValueInfo*> chosen_outputs(const OnnxModel& model, const std::
   return out;
 }
 
+// One node over an external initializer streams from the file through the library's decoder, a
+// chunk at a time, into the .npy, as `dequant` does (GraphRun::streamable); any other output is
+// computed whole.
+void write_stream(const StreamableOutput& stream, const std::string& path, StreamBuffers& buffers) {
+  OutputSink sink = OutputSink::open(path);
+  write_decoded(sink, DecodedStream{stream.source.get(), stream.shape, stream.dtype, true, 0, nullptr, &buffers});
+  sink.commit();
+}
+
 }  // namespace
 
 void run_run(const RunOptions& opts) {
@@ -92,31 +102,45 @@ void run_run(const RunOptions& opts) {
     if (wanted.size() != 1)
       throw CLI::ValidationError("-o", "'-o -' needs exactly one output (the model has " +
                                            std::to_string(wanted.size()) + "; choose one with --output)");
-    const Tensor out = run.compute(wanted[0]->name);
+    StreamBuffers buffers;
     if (opts.pb)
-      write_file_atomically("-", encode_tensor_proto(out, wanted[0]->name, encoding));
+      write_file_atomically("-", encode_tensor_proto(run.compute(wanted[0]->name), wanted[0]->name, encoding));
+    else if (auto stream = run.streamable(wanted[0]->name))
+      write_stream(*stream, "-", buffers);
     else
-      write_npy_file("-", out);
+      write_npy_file("-", run.compute(wanted[0]->name));
     return;
   }
   std::error_code ec;
   std::filesystem::create_directories(opts.output_dir, ec);
   if (ec) fail(ErrorKind::Io, "cannot create " + opts.output_dir + ": " + ec.message());
   std::set<std::string> used;
-  // One output at a time: computed, written, released before the next (bounded memory).
+  StreamBuffers buffers;  // one set for all the outputs: their pages are faulted in once
+  // One output at a time: streamed or computed, written, released before the next (bounded memory).
   for (std::size_t k = 0; k < wanted.size(); ++k) {
     const std::string& name = wanted[k]->name;
     std::string stem = safe_file_stem(name, "output_" + std::to_string(k));
     if (!used.insert(stem).second) stem += "_" + std::to_string(k);
     used.insert(stem);
     const std::string path = (std::filesystem::path(opts.output_dir) / (stem + ext)).string();
-    const Tensor out = run.compute(name);
-    if (opts.pb)
+    DType dtype;
+    Shape shape;
+    if (opts.pb) {
+      const Tensor out = run.compute(name);
       write_tensor_proto_file(path, out, name, encoding);
-    else
+      dtype = out.dtype();
+      shape = out.shape();
+    } else if (auto stream = run.streamable(name)) {
+      write_stream(*stream, path, buffers);
+      dtype = stream->dtype;
+      shape = stream->shape;
+    } else {
+      const Tensor out = run.compute(name);
       write_npy_file(path, out);
-    std::cout << path << ": " << name << " " << dtype_info(out.dtype()).onnx_name << " " << shape_to_string(out.shape())
-              << '\n';
+      dtype = out.dtype();
+      shape = out.shape();
+    }
+    std::cout << path << ": " << name << " " << dtype_info(dtype).onnx_name << " " << shape_to_string(shape) << '\n';
   }
 }
 

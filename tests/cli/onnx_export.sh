@@ -129,6 +129,24 @@ check "run --output: only those" test "$(ls run-some | tr '\n' ' ')" = "f16.weig
 expect_exit 1 "$ONNXQ" run some.onnx -o x --output q8_0.weight
 check "run --output: an unknown output is a usage error" grep -q "no output 'q8_0.weight'" "$WORK/err"
 
+# Memory: a 68 MiB Q8_0 tensor (a sparse file) runs to a 128 MiB f16 .npy streamed a chunk at a
+# time, as dequant does; holding the tensor whole would take its packed bytes and its output.
+"$PYTHON" - <<'PY'
+import struct
+def s(x):
+    return struct.pack("<Q", len(x)) + x
+ne = (32768, 2048)
+head = b"GGUF" + struct.pack("<IQQ", 3, 1, 0) + s(b"big.weight") + struct.pack("<IQQIQ", 2, *ne, 8, 0)
+head += b"\0" * (-len(head) % 32)
+with open("big.gguf", "wb") as f:
+    f.write(head)
+    f.truncate(len(head) + ne[0] * ne[1] // 32 * 34)
+PY
+"$ONNXQ" export big.gguf -o big.onnx --dtype f16
+check "a large output streams: run stays under 48 MiB resident" \
+  bash -c '/usr/bin/time -f %M -o rss.txt "$0" run big.onnx -o run-big >/dev/null && test "$(cat rss.txt)" -lt 49152' "$ONNXQ"
+check "... and its output is complete" test "$(stat -c %s run-big/big.weight.npy)" -eq $((128 + 32768 * 2048 * 2))
+
 # Errors: the extension, the folder, big-endian and remote models.
 expect_exit 1 "$ONNXQ" export zoo.gguf -o zoo.bin
 check "another extension is a usage error" grep -q 'must end in .safetensors or .onnx' "$WORK/err"

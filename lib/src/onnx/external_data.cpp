@@ -82,9 +82,67 @@ std::uint64_t tensor_byte_size(DType dtype, const Shape& dims, const std::string
   return *bytes;
 }
 
+// Reads exactly dst.size() bytes at `offset`; a file that ends first shrank after the checks.
+void read_exactly(int fd, std::uint64_t offset, std::span<std::byte> dst, const std::string& path,
+                  const std::string& label) {
+  std::uint64_t done = 0;
+  while (done < dst.size()) {
+    const ssize_t n = ::pread(fd, dst.data() + done, dst.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(ErrorKind::Io, label + ": reading " + path + ": " + std::strerror(errno));
+    if (n == 0) invalid_input(label + ": " + path + " ended before the external data's end (it shrank)");
+    done += static_cast<std::uint64_t>(n);
+  }
+}
+
+// An external initializer's blocks, read when asked (by several threads at once: pread only).
+class ExternalBlocks final : public BlockSource {
+ public:
+  ExternalBlocks(const ExternalTensor& t, const BlockFormat& format, const std::string& label)
+      : tensor_(t), format_(format), label_(label) {
+    std::uint64_t size = 0;
+    fd_ = open_regular(t.path, label, size);
+    try {
+      check_range(t, size, label);
+      if (t.length % format.block_bytes != 0)
+        invalid_input(label + ": " + std::to_string(t.length) + " bytes are not whole blocks of " +
+                      std::string(format.gguf_name));
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+  }
+  ~ExternalBlocks() override { ::close(fd_); }
+  ExternalBlocks(const ExternalBlocks&) = delete;
+  ExternalBlocks& operator=(const ExternalBlocks&) = delete;
+
+  const BlockFormat& format() const override { return format_; }
+  std::uint64_t block_count() const override { return tensor_.length / format_.block_bytes; }
+  std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
+                                    std::vector<std::byte>& scratch) const override {
+    if (first > block_count() || count > block_count() - first)
+      invalid_argument(label_ + ": blocks [" + std::to_string(first) + ", +" + std::to_string(count) +
+                       ") are outside its " + std::to_string(block_count()));
+    scratch.resize(count * format_.block_bytes);
+    read_exactly(fd_, tensor_.offset + first * format_.block_bytes, scratch, tensor_.path, label_);
+    return scratch;
+  }
+
+ private:
+  ExternalTensor tensor_;
+  const BlockFormat& format_;
+  std::string label_;
+  int fd_ = -1;
+};
+
 }  // namespace
 
 namespace detail {
+
+std::shared_ptr<const BlockSource> external_blocks(const ExternalTensor& tensor, const BlockFormat& format,
+                                                   const std::string& source) {
+  return std::make_shared<const ExternalBlocks>(tensor, format, source + ": initializer '" + tensor.name + "'");
+}
 
 ExternalTensor external_tensor_from_proto(const onnx::TensorProto& p, const std::string& model_dir,
                                           const std::string& label) {
@@ -151,15 +209,7 @@ Tensor read_external_tensor(const ExternalTensor& t, const std::string& source) 
     check_range(t, size, label);
     tensor = Tensor::uninitialized(t.dtype, t.dims);
     if (tensor.bytes().size() != t.length) invalid_input(label + ": byte size disagrees with its type and shape");
-    std::byte* out = tensor.mutable_bytes().data();
-    std::uint64_t done = 0;
-    while (done < t.length) {
-      const ssize_t n = ::pread(fd, out + done, t.length - done, static_cast<off_t>(t.offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(ErrorKind::Io, label + ": reading " + t.path + ": " + std::strerror(errno));
-      if (n == 0) invalid_input(label + ": " + t.path + " ended before the external data's end (it shrank)");
-      done += static_cast<std::uint64_t>(n);
-    }
+    read_exactly(fd, t.offset, tensor.mutable_bytes(), t.path, label);
   } catch (...) {
     ::close(fd);
     throw;

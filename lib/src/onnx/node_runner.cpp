@@ -8,7 +8,10 @@
 
 #include <set>
 
+#include "onnx/external_data.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
+#include "onnxq/ops/dequantize_packed.hpp"
 
 namespace onnxq {
 namespace {
@@ -19,7 +22,8 @@ std::string join(std::span<const std::string_view> names) {
   return s;
 }
 
-void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std::span<const Tensor* const> inputs) {
+// Arity and attributes; whether each input has a value is the caller's to check.
+void check_node_against_schema(const OnnxNode& node, const OpSchema& schema) {
   const std::string op = node.op_type + "-" + std::to_string(schema.since_version);
   // Trailing empty names are absent optional inputs; these operators have none.
   std::size_t given = node.inputs.size();
@@ -28,7 +32,7 @@ void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std
     invalid_input(op + " takes " + std::to_string(schema.inputs.size()) + " inputs (" + join(schema.inputs) +
                   "), the node has " + std::to_string(given));
   for (std::size_t k = 0; k < schema.inputs.size(); ++k)
-    if (node.inputs[k].empty() || k >= inputs.size() || inputs[k] == nullptr)
+    if (node.inputs[k].empty())
       invalid_input(op + " input " + std::to_string(k) + " (" + std::string(schema.inputs[k]) + ") is required");
   if (node.outputs.size() != schema.outputs.size())
     invalid_input(op + " has " + std::to_string(schema.outputs.size()) + " output(s) (" + join(schema.outputs) +
@@ -69,7 +73,11 @@ void check_against_value_info(const Tensor& t, const ValueInfo& info, std::size_
 std::vector<Tensor> run_node(const OnnxNode& node, std::int64_t opset, std::span<const Tensor* const> inputs) {
   if (auto reason = unsupported_reason(node, opset)) fail(ErrorKind::Unsupported, *reason);
   const OpSchema* schema = find_op_schema(node.op_type, opset);
-  check_node_against_schema(node, *schema, inputs);
+  check_node_against_schema(node, *schema);
+  for (std::size_t k = 0; k < schema->inputs.size(); ++k)
+    if (k >= inputs.size() || inputs[k] == nullptr)
+      invalid_input(node.op_type + "-" + std::to_string(schema->since_version) + " input " + std::to_string(k) + " (" +
+                    std::string(schema->inputs[k]) + ") is required");
   std::vector<Tensor> outputs;
   outputs.push_back(schema->kernel(node, inputs.first(schema->inputs.size())));
   return outputs;
@@ -139,6 +147,50 @@ Tensor GraphRun::compute(const std::string& name) const {
       if (!node.outputs[j].empty()) values[node.outputs[j]] = std::move(outs[j]);
   }
   return values.at(name);
+}
+
+std::optional<StreamableOutput> GraphRun::streamable(const std::string& name) const {
+  const OnnxNode* node = nullptr;
+  for (const OnnxNode& n : model_.nodes)
+    if (n.outputs.size() == 1 && n.outputs[0] == name) node = &n;
+  if (!node || node->inputs.size() != 1) return std::nullopt;
+  const ExternalTensor* input = nullptr;
+  for (const auto& t : model_.external_initializers)
+    if (t.name == node->inputs[0]) input = &t;
+  const std::int64_t opset = model_.opset_for(*node);
+  if (!input || unsupported_reason(*node, opset)) return std::nullopt;  // compute() runs or reports it
+  check_node_against_schema(*node, *find_op_schema(node->op_type, opset));
+  const BlockFormat* format = nullptr;
+  StreamableOutput out;
+  if (node->op_type == "DequantizePacked") {
+    if (input->dtype != DType::UInt8 || input->dims.size() != 1) return std::nullopt;  // compute() reports it
+    DequantizePackedAttributes attrs;
+    attrs.format = node->find_attribute("format")->s;
+    attrs.shape = node->find_attribute("shape")->ints;
+    if (const NodeAttribute* d = node->find_attribute("output_dtype")) {
+      const DTypeInfo* info = find_dtype(static_cast<std::int32_t>(d->i));
+      if (!info || d->i != static_cast<std::int32_t>(d->i)) return std::nullopt;
+      attrs.output_dtype = info->dtype;
+    }
+    format = &check_dequantize_packed(attrs, input->length);  // the operator's own checks
+    out.shape = attrs.shape;
+    out.dtype = attrs.output_dtype;
+  } else if (node->op_type == "Identity" || node->op_type == "Cast") {
+    for (const BlockFormat& f : all_formats())
+      if (!f.is_block_format() && f.plain_dtype == input->dtype) format = &f;
+    out.shape = input->dims;
+    out.dtype = input->dtype;
+    if (node->op_type == "Cast") {
+      const DTypeInfo* to = find_dtype(static_cast<std::int32_t>(node->find_attribute("to")->i));
+      if (!to) return std::nullopt;
+      out.dtype = to->dtype;
+    }
+    if (!format || !can_decode_to(*format, out.dtype)) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  out.source = detail::external_blocks(*input, *format, source_);
+  return out;
 }
 
 std::vector<Tensor> run_model(const OnnxModel& model, std::span<const Tensor> inputs) {

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "onnxq/formats/block_source.hpp"
 #include "onnxq/onnx/onnx_io.hpp"
 
 namespace onnxq {
@@ -52,6 +54,16 @@ std::optional<std::int64_t> default_opset(std::string_view op_type);
 // Throws Unsupported when unsupported_reason() would say so; operator errors pass through.
 std::vector<Tensor> run_node(const OnnxNode& node, std::int64_t opset, std::span<const Tensor* const> inputs);
 
+// A graph output that one node (DequantizePacked, Identity or Cast) makes from an external
+// initializer: the initializer's blocks, read from its file a range at a time, and what the node
+// decodes them into. A caller streams it with the library's decoder (onnxq/stream/tensor_stream.hpp),
+// the same decode as `dequant`, in bounded memory.
+struct StreamableOutput {
+  std::shared_ptr<const BlockSource> source;
+  Shape shape;  // ONNX order
+  DType dtype;
+};
+
 // One run of a model on its inputs. Each output is computed on request from the nodes it needs,
 // and nothing is kept between requests: memory stays bounded by one output's computation, not
 // the graph's. External initializers are read when a node needs them.
@@ -63,6 +75,9 @@ class GraphRun {
   // The value of a graph output (or any graph value) by name. Throws InvalidArgument for an
   // unknown name; operator errors pass through.
   Tensor compute(const std::string& name) const;
+  // The output as a stream when it is one such node (the node checked as compute() would);
+  // nullopt for anything else, which compute() computes.
+  std::optional<StreamableOutput> streamable(const std::string& name) const;
 
  private:
   const OnnxModel& model_;
