@@ -98,6 +98,20 @@ for dtype in f32 f16 bf16; do
   check "run zoo-$dtype.onnx needs no -i" "$ONNXQ" run "zoo-$dtype.onnx" -o "run-$dtype" >/dev/null
   reference zoo.gguf "deq-$dtype" "$dtype"
   check "run = dequant, $dtype, all 38 tensors" test "$("$PYTHON" same.py "run-$dtype" "deq-$dtype")" = 38
+  # --pb computes each output whole (the kernels, not the stream): the same values.
+  "$ONNXQ" run "zoo-$dtype.onnx" --pb -o "pb-$dtype" >/dev/null
+  check "run --pb = dequant, $dtype" "$PYTHON" -c '
+import os, sys
+import numpy as np
+import onnx
+a, b = sys.argv[1:3]
+names = sorted(os.listdir(b))
+assert len(names) == 38
+for n in names:
+    t = onnx.TensorProto()
+    t.ParseFromString(open(os.path.join(a, n[:-4] + ".pb"), "rb").read())
+    want = np.load(os.path.join(b, n))
+    assert t.raw_data == want.tobytes() and list(t.dims) == list(want.shape), n' "pb-$dtype" "deq-$dtype"
   check "onnx.load reads the GGUF's bytes ($dtype)" test "$("$PYTHON" onnx_bytes.py "$TOOL" "zoo-$dtype.onnx" zoo.gguf)" = 38
 done
 
