@@ -46,5 +46,6 @@ std::string onnx_helper_path() {
 void run_conformance(const ConformanceCommandOptions&) { run_in_onnx_helper(); }
 void run_run(const RunOptions&) { run_in_onnx_helper(); }
 void run_make_case(const MakeCaseOptions&) { run_in_onnx_helper(); }
+void run_export_onnx(const OnnxExportOptions&) { run_in_onnx_helper(); }
 
 }  // namespace onnxq::cli

@@ -1,5 +1,6 @@
 // onnxq export: dequantize a GGUF model's tensors into one safetensors file (or HF-style
-// shards plus an index), streamed through a reused buffer so memory stays bounded.
+// shards plus an index), streamed through a reused buffer so memory stays bounded; or, for an
+// output named .onnx, write an ONNX graph over the .gguf's bytes (app/onnx/export_onnx.cpp).
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "decoded_stream.hpp"
 #include "io_settings.hpp"
 #include "log.hpp"
+#include "onnx_commands.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
@@ -100,7 +102,20 @@ std::string shard_name(const std::string& base, std::size_t index, std::size_t c
   return base + split_shard_suffix(index + 1, count) + ".safetensors";
 }
 
+// The output's extension chooses the format; anything else would be a file of the wrong kind.
+bool is_onnx_output(const ExportOptions& opts) {
+  if (opts.output == "-" || opts.output.ends_with(".safetensors")) return false;
+  if (!opts.output.ends_with(".onnx"))
+    throw CLI::ValidationError("-o",
+                               opts.output + ": the name must end in .safetensors or .onnx (the format it chooses)");
+  if (!opts.max_shard_size.empty())
+    throw CLI::ValidationError("--max-shard-size", "applies to .safetensors only; an .onnx holds no tensor data");
+  return true;
+}
+
 void run_export(const ExportOptions& opts) {
+  if (is_onnx_output(opts))
+    return run_export_onnx({opts.path, opts.output, opts.dtype, opts.tensors, opts.filter, opts.skip_unknown});
   const std::optional<DType> requested = parse_export_dtype(opts.dtype);
   std::uint64_t limit = 0;
   try {
@@ -174,9 +189,13 @@ void run_export(const ExportOptions& opts) {
 
 void add_export_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<ExportOptions>();
-  CLI::App* cmd = app.add_subcommand("export", "Dequantize a GGUF model's tensors into a safetensors file (or shards)");
+  CLI::App* cmd = app.add_subcommand(
+      "export",
+      "Dequantize a GGUF model's tensors into a safetensors file (or shards), or write an ONNX graph over them");
   add_gguf_file_argument(*cmd, opts->path);
-  names_path(cmd->add_option("-o,--output", opts->output, "The .safetensors file to write ('-' for stdout)"))
+  names_path(
+      cmd->add_option("-o,--output", opts->output,
+                      "The .safetensors file ('-' for stdout) or the .onnx graph to write; the extension chooses"))
       ->required();
   cmd->add_option("--dtype", opts->dtype,
                   "Float output type: bf16, f16 or f32 (default: f32 for quantized tensors, a plain float tensor's own "
@@ -192,7 +211,10 @@ void add_export_command(CLI::App& app, const GlobalOptions&) {
   add_threads_option(*cmd, opts->threads);
   cmd->footer(
       "Shapes are in ONNX/PyTorch order (GGUF ne reversed). __metadata__ holds \"format\": \"pt\" and the GGUF's "
-      "string-valued general.* keys. Files are written to temporaries and renamed only when all are complete.");
+      "string-valued general.* keys. Files are written to temporaries and renamed only when all are complete. "
+      "An .onnx output holds one DequantizePacked node per quantized tensor (Identity or Cast for a plain one) "
+      "whose weights are external data pointing into the .gguf itself, which must lie in the .onnx's folder or "
+      "below it; nothing is copied.");
   cmd->callback([opts] { run_export(*opts); });
 }
 

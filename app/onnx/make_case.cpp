@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "log.hpp"
+#include "onnx/case_folder.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
@@ -120,6 +121,8 @@ std::string known_ops() {
 }  // namespace
 
 void run_make_case(const MakeCaseOptions& opts) {
+  if (!opts.from_gguf.empty()) return run_make_case_from_gguf(opts);
+  if (opts.op.empty()) throw CLI::ValidationError("--op", "give --op (with --input), or --from-gguf");
   const auto opset = opts.opset ? opts.opset : default_opset(opts.op);
   if (!opset) throw CLI::ValidationError("--op", "unknown operator '" + opts.op + "' (onnxq has: " + known_ops() + ")");
   const OpSchema* schema = find_op_schema(opts.op, *opset);
@@ -132,53 +135,35 @@ void run_make_case(const MakeCaseOptions& opts) {
                                               std::to_string(opts.inputs.size()));
   }
 
-  SingleNodeModel model;
+  OnnxModel model;
   model.ir_version = opts.ir_version.value_or(ir_version_for_opset(*opset));
   model.opset_imports.push_back({"", *opset});
   const std::filesystem::path dir(opts.output_dir);
   model.graph_name =
       !opts.name.empty() ? opts.name : std::filesystem::absolute(dir).lexically_normal().filename().string();
-  model.node.op_type = opts.op;
+  model.nodes.emplace_back();
+  OnnxNode& node = model.nodes.front();
+  node.op_type = opts.op;
   for (const auto& spec : opts.attrs) {
     NodeAttribute a = parse_attribute(spec, *schema);
-    if (model.node.find_attribute(a.name))
-      throw CLI::ValidationError("--attr", "attribute '" + a.name + "' is given twice");
-    model.node.attributes.push_back(std::move(a));
+    if (node.find_attribute(a.name)) throw CLI::ValidationError("--attr", "attribute '" + a.name + "' is given twice");
+    node.attributes.push_back(std::move(a));
   }
   std::vector<Tensor> inputs;
   for (std::size_t k = 0; k < opts.inputs.size(); ++k) {
     inputs.push_back(read_tensor_file(opts.inputs[k]));
     const std::string name(schema->inputs[k]);
-    model.node.inputs.push_back(name);
+    node.inputs.push_back(name);
     model.inputs.push_back(value_info_of(name, inputs.back()));
   }
-  for (auto n : schema->outputs) model.node.outputs.emplace_back(n);
+  for (auto n : schema->outputs) node.outputs.emplace_back(n);
   // The outputs' types come from running the node; run_model also re-checks everything.
-  for (std::size_t j = 0; j < model.node.outputs.size(); ++j)
-    model.outputs.push_back({model.node.outputs[j], DType::Undefined, false, {}});
+  for (std::size_t j = 0; j < node.outputs.size(); ++j)
+    model.outputs.push_back({node.outputs[j], DType::Undefined, false, {}});
   const std::vector<Tensor> outputs = run_model(model, inputs);
-  for (std::size_t j = 0; j < outputs.size(); ++j) model.outputs[j] = value_info_of(model.node.outputs[j], outputs[j]);
+  for (std::size_t j = 0; j < outputs.size(); ++j) model.outputs[j] = value_info_of(node.outputs[j], outputs[j]);
 
-  // Data sets left from an earlier case in this folder would be run against the new model.
-  std::error_code list_ec;
-  for (std::filesystem::directory_iterator it(dir, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
-    const std::string entry = it->path().filename().string();
-    if (entry.rfind("test_data_set_", 0) == 0 && entry != "test_data_set_0")
-      log::warn("{} already holds {}; conformance will run it against the new model", dir.string(), entry);
-  }
-  const auto encoding = opts.typed_fields ? TensorProtoEncoding::TypedFields : TensorProtoEncoding::RawData;
-  const std::filesystem::path data_dir = dir / "test_data_set_0";
-  std::error_code ec;
-  std::filesystem::create_directories(data_dir, ec);
-  if (ec) fail(ErrorKind::Io, "cannot create " + data_dir.string() + ": " + ec.message());
-  for (std::size_t k = 0; k < inputs.size(); ++k)
-    write_tensor_proto_file((data_dir / ("input_" + std::to_string(k) + ".pb")).string(), inputs[k],
-                            model.inputs[k].name, encoding);
-  for (std::size_t j = 0; j < outputs.size(); ++j)
-    write_tensor_proto_file((data_dir / ("output_" + std::to_string(j) + ".pb")).string(), outputs[j],
-                            model.outputs[j].name, encoding);
-  // model.onnx last: a folder is a case only once its data are complete.
-  write_file_atomically((dir / "model.onnx").string(), encode_model(model));
+  write_case_folder(dir, model, inputs, outputs, opts.typed_fields);
   std::cout << (dir / "model.onnx").string() << ": " << opts.op << " opset " << *opset << ", ir_version "
             << model.ir_version << ", " << inputs.size() << " input(s), output "
             << dtype_info(outputs[0].dtype()).onnx_name << " " << shape_to_string(outputs[0].shape()) << '\n';

@@ -1,12 +1,14 @@
-// onnxq run: run a single-node ONNX model on .npy/.pb inputs and write its outputs.
+// onnxq run: run an ONNX model on .npy/.pb inputs and write its outputs, one at a time.
 // The work; the options are defined in app/commands/run.cpp.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
 
+#include "decoded_stream.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/onnx/node_runner.hpp"
@@ -15,14 +17,14 @@
 namespace onnxq::cli {
 namespace {
 
-std::string input_names(const SingleNodeModel& m) {
+std::string input_names(const OnnxModel& m) {
   std::string s;
   for (const auto& v : m.inputs) s += (s.empty() ? "" : ", ") + v.name;
   return s.empty() ? "none" : s;
 }
 
 // Graph inputs in order, each from its NAME=FILE or else from the next bare FILE.
-std::vector<Tensor> bind_inputs(const SingleNodeModel& model, const std::vector<std::string>& specs) {
+std::vector<Tensor> bind_inputs(const OnnxModel& model, const std::vector<std::string>& specs) {
   std::vector<std::string> files(model.inputs.size());
   std::vector<std::string> bare;
   for (const std::string& spec : specs) {
@@ -55,41 +57,90 @@ std::vector<Tensor> bind_inputs(const SingleNodeModel& model, const std::vector<
   return tensors;
 }
 
+// The graph outputs to write: all, or those --output names, in the order given.
+std::vector<const ValueInfo*> chosen_outputs(const OnnxModel& model, const std::vector<std::string>& names) {
+  std::vector<const ValueInfo*> out;
+  if (names.empty()) {
+    for (const auto& v : model.outputs) out.push_back(&v);
+    return out;
+  }
+  for (const std::string& name : names) {
+    const ValueInfo* found = nullptr;
+    for (const auto& v : model.outputs)
+      if (v.name == name) found = &v;
+    if (!found) throw CLI::ValidationError("--output", "the model has no output '" + name + "'");
+    if (std::find(out.begin(), out.end(), found) != out.end())
+      throw CLI::ValidationError("--output", "output '" + name + "' is given twice");
+    out.push_back(found);
+  }
+  return out;
+}
+
+// One node over an external initializer streams from the file through the library's decoder, a
+// chunk at a time, into the .npy, as `dequant` does (GraphRun::streamable); any other output is
+// computed whole.
+void write_stream(const StreamableOutput& stream, const std::string& path, StreamBuffers& buffers) {
+  OutputSink sink = OutputSink::open(path);
+  write_decoded(sink, DecodedStream{stream.source.get(), stream.shape, stream.dtype, true, 0, nullptr, &buffers});
+  sink.commit();
+}
+
 }  // namespace
 
 void run_run(const RunOptions& opts) {
-  const SingleNodeModel model = read_single_node_model_file(opts.model);
-  if (auto reason = unsupported_reason(model.node, model.node_opset()))
-    fail(ErrorKind::Unsupported, opts.model + ": " + *reason);
+  const OnnxModel model = read_onnx_model_file(opts.model);
+  for (const OnnxNode& node : model.nodes)
+    if (auto reason = unsupported_reason(node, model.opset_for(node)))
+      fail(ErrorKind::Unsupported, opts.model + ": " + *reason);
+  const std::vector<const ValueInfo*> wanted = chosen_outputs(model, opts.outputs);
   const std::vector<Tensor> inputs = bind_inputs(model, opts.inputs);
-  const std::vector<Tensor> outputs = run_model(model, inputs);
+  const GraphRun run(model, inputs, opts.model);
   const std::string ext = opts.pb ? ".pb" : ".npy";
   const auto encoding = opts.typed_fields ? TensorProtoEncoding::TypedFields : TensorProtoEncoding::RawData;
 
   if (opts.output_dir == "-") {
-    if (outputs.size() != 1) throw CLI::ValidationError("-o", "'-o -' needs a model with exactly one output");
+    if (wanted.size() != 1)
+      throw CLI::ValidationError("-o", "'-o -' needs exactly one output (the model has " +
+                                           std::to_string(wanted.size()) + "; choose one with --output)");
+    StreamBuffers buffers;
     if (opts.pb)
-      write_file_atomically("-", encode_tensor_proto(outputs[0], model.outputs[0].name, encoding));
+      write_file_atomically("-", encode_tensor_proto(run.compute(wanted[0]->name), wanted[0]->name, encoding));
+    else if (auto stream = run.streamable(wanted[0]->name))
+      write_stream(*stream, "-", buffers);
     else
-      write_npy_file("-", outputs[0]);
+      write_npy_file("-", run.compute(wanted[0]->name));
     return;
   }
   std::error_code ec;
   std::filesystem::create_directories(opts.output_dir, ec);
   if (ec) fail(ErrorKind::Io, "cannot create " + opts.output_dir + ": " + ec.message());
   std::set<std::string> used;
-  for (std::size_t k = 0; k < outputs.size(); ++k) {
-    const std::string name = model.outputs[k].name;
+  StreamBuffers buffers;  // one set for all the outputs: their pages are faulted in once
+  // One output at a time: streamed or computed, written, released before the next (bounded memory).
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    const std::string& name = wanted[k]->name;
     std::string stem = safe_file_stem(name, "output_" + std::to_string(k));
     if (!used.insert(stem).second) stem += "_" + std::to_string(k);
     used.insert(stem);
     const std::string path = (std::filesystem::path(opts.output_dir) / (stem + ext)).string();
-    if (opts.pb)
-      write_tensor_proto_file(path, outputs[k], name, encoding);
-    else
-      write_npy_file(path, outputs[k]);
-    std::cout << path << ": " << name << " " << dtype_info(outputs[k].dtype()).onnx_name << " "
-              << shape_to_string(outputs[k].shape()) << '\n';
+    DType dtype;
+    Shape shape;
+    if (opts.pb) {
+      const Tensor out = run.compute(name);
+      write_tensor_proto_file(path, out, name, encoding);
+      dtype = out.dtype();
+      shape = out.shape();
+    } else if (auto stream = run.streamable(name)) {
+      write_stream(*stream, path, buffers);
+      dtype = stream->dtype;
+      shape = stream->shape;
+    } else {
+      const Tensor out = run.compute(name);
+      write_npy_file(path, out);
+      dtype = out.dtype();
+      shape = out.shape();
+    }
+    std::cout << path << ": " << name << " " << dtype_info(dtype).onnx_name << " " << shape_to_string(shape) << '\n';
   }
 }
 

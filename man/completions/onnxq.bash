@@ -185,15 +185,17 @@ _onnxq() {
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac ;;
     run)
-      opts='-h --help -i --input -o --output-dir --pb --typed-fields'
+      opts='-h --help -i --input --output -o --output-dir --pb --typed-fields'
       case $prev in
         -i|--input)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output)
+          COMPREPLY=(); return ;;
         -o|--output-dir)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac ;;
     make-case)
-      opts='-h --help --op --attr -i --input -o --output-dir --opset --ir-version --name --typed-fields'
+      opts='-h --help --op --attr -i --input -o --output-dir --opset --ir-version --name --typed-fields --from-gguf --tensor --rows --all-formats --dtype'
       case $prev in
         --op)
           COMPREPLY=(); return ;;
@@ -209,6 +211,14 @@ _onnxq() {
           COMPREPLY=(); return ;;
         --name)
           COMPREPLY=(); return ;;
+        --from-gguf)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tensor)
+          COMPREPLY=(); return ;;
+        --rows)
+          COMPREPLY=(); return ;;
+        --dtype)
+          COMPREPLY=($(compgen -W 'f32 f16 bf16 f64' -- "$cur")); return ;;
       esac ;;
     unpack)
       opts='-h --help --bits --radix --group-size --count --axis --storage --shape -o --output'

@@ -28,6 +28,7 @@ from ._onnxq import (
     convert_endian,
     dequantize,
     edit,
+    export_onnx,
     merge,
     onehot,
     open,
@@ -74,6 +75,7 @@ __all__ = [
     "convert_endian",
     "dequantize",
     "edit",
+    "export_onnx",
     "formats",
     "merge",
     "onehot",
@@ -84,7 +86,8 @@ __all__ = [
     "unsqueeze",
 ]
 
-for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_endian", "dequantize", "edit", "merge",
+for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_endian", "dequantize", "edit", "export_onnx",
+              "merge",
               "onehot", "open", "split", "unpack",
               "unsqueeze"):
     globals()[_name].__module__ = __name__

@@ -107,6 +107,10 @@ def split(src: PathSpec, prefix: PathSpec, *, max_size: Optional[int] = None, ma
 def merge(shard: PathSpec, dst: PathSpec) -> str:
     """Merges the split model of `shard` (any shard) into one file dst, without split.* keys; returns dst."""
 
+def export_onnx(path: PathSpec, onnx_path: PathSpec, *, tensors: Optional[Sequence[str]] = None,
+                filter: Optional[str] = None, dtype: Optional[DTypeSpec] = None) -> int:
+    """Writes an ONNX graph over the GGUF's own bytes (external data into the .gguf); returns its size."""
+
 def formats() -> List[Format]:
     """The formats onnxq decodes: the 27 block formats, then the plain types."""
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "export.hpp"
 #include "model.hpp"
 #include "onnxq/core/version.hpp"
 #include "onnxq/io/mapping_guard.hpp"
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_model(m);
   onnxq::python::bind_ops(m);
   onnxq::python::bind_writer(m);
+  onnxq::python::bind_export(m);
 }

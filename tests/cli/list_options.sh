@@ -118,6 +118,15 @@ for form in "case/model.onnx -i X=w.npy -i count=count.npy" "-i X=w.npy case/mod
   check "run $form" bash -c "'$ONNXQ' run $form -o out >/dev/null && '$PYTHON' -c \"import numpy as np, glob; a = np.load(glob.glob('out/*.npy')[0]); assert a.tolist() == list(range(8)), a\""
 done
 
+# --- run --output: one output per use ---
+tested+=("run --output")
+cp "$zoo" outputs.gguf && "$ONNXQ" export outputs.gguf -o outputs.onnx --filter 'q4_[01].weight' --tensor f16.weight
+for form in "outputs.onnx --output q4_0.weight --output f16.weight" "--output=q4_0.weight outputs.onnx --output=f16.weight"; do
+  rm -rf out
+  # shellcheck disable=SC2086
+  check "run $form" bash -c "'$ONNXQ' run $form -o out >/dev/null && [ \"\$(ls out | tr '\n' ' ')\" = 'f16.weight.npy q4_0.weight.npy ' ]"
+done
+
 # --- edit --set / --set-json / --remove / --rename / --special-token: one change per use ---
 tested+=("edit --set" "edit --set-json" "edit --remove" "edit --rename" "edit --special-token")
 # meta_is FILE KEY WANT: the value `onnxq meta --key` prints (an array's elements joined by commas).

@@ -97,7 +97,7 @@ std::vector<NamedTensor> load_numbered_tensors(const fs::path& dir, const std::s
   return tensors;
 }
 
-DataSetResult run_data_set(const SingleNodeModel& model, const fs::path& case_dir, const std::string& data_set,
+DataSetResult run_data_set(const OnnxModel& model, const fs::path& case_dir, const std::string& data_set,
                            const ConformanceOptions& options) {
   DataSetResult r;
   r.name = data_set;
@@ -164,19 +164,25 @@ CaseResult run_conformance_case(const std::string& case_folder, const Conformanc
   r.name = dir.filename().string();
   if (r.name.empty()) r.name = dir.parent_path().filename().string();  // "cases/foo/"
 
-  SingleNodeModel model;
+  OnnxModel model;
   std::vector<std::string> data_sets;
+  std::optional<std::string> unsupported;  // the first node onnxq cannot run
   auto load_error = failure_of([&] {
     auto file = MappedFile::open((dir / "model.onnx").string());
-    model = decode_single_node_model(file->bytes(), "model.onnx");
-    r.op_type = model.node.op_type;
-    r.domain = model.node.domain;
-    r.opset = model.node_opset();
+    model = decode_onnx_model(file->bytes(), "model.onnx", dir.string());
+    // A case is named by its first node (node tests have one).
+    if (!model.nodes.empty()) {
+      r.op_type = model.nodes.front().op_type;
+      r.domain = model.nodes.front().domain;
+      r.opset = model.opset_for(model.nodes.front());
+    }
+    for (const OnnxNode& node : model.nodes)
+      if (!unsupported) unsupported = unsupported_reason(node, model.opset_for(node));
   });
   if (load_error) {
     r.status = CaseStatus::Fail;
     r.reason = *load_error;
-  } else if (auto unsupported = unsupported_reason(model.node, r.opset)) {
+  } else if (unsupported) {
     r.status = CaseStatus::Skip;
     r.reason = *unsupported;
   } else if (auto list_error = failure_of([&] { data_sets = list_data_sets(dir); })) {

@@ -1,8 +1,11 @@
-// ModelProto <-> SingleNodeModel: one node, bound by name to the graph's inputs,
-// initializers and outputs. Anything else is a clear InvalidInput, never a crash.
+// ModelProto <-> OnnxModel. The graph's wiring is checked in graph_check.cpp, external
+// initializers in external_data.cpp; anything wrong is a clear InvalidInput, never a crash.
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
+#include "onnx/external_data.hpp"
+#include "onnx/graph_check.hpp"
 #include "onnx/tensor_proto.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/io/mapped_file.hpp"
@@ -118,31 +121,6 @@ void attribute_to_proto(const NodeAttribute& attr, onnx::AttributeProto* out) {
   }
 }
 
-// Every node input is a graph input or an initializer; every graph output comes from the node.
-void check_bindings(const SingleNodeModel& m, const std::string& source) {
-  std::set<std::string> available;
-  for (const auto& v : m.inputs)
-    if (!available.insert(v.name).second) invalid_input(source + ": graph input '" + v.name + "' is declared twice");
-  for (const auto& t : m.initializers) {
-    if (t.name.empty()) invalid_input(source + ": initializer without a name");
-    available.insert(t.name);
-  }
-  for (std::size_t k = 0; k < m.node.inputs.size(); ++k) {
-    const std::string& name = m.node.inputs[k];
-    if (!name.empty() && !available.count(name))
-      invalid_input(source + ": node input " + std::to_string(k) + " '" + name +
-                    "' is neither a graph input nor an initializer");
-  }
-  std::set<std::string> produced;
-  for (const auto& name : m.node.outputs)
-    if (!name.empty() && !produced.insert(name).second)
-      invalid_input(source + ": node output '" + name + "' appears twice");
-  if (m.outputs.empty()) invalid_input(source + ": graph has no outputs");
-  for (const auto& out : m.outputs)
-    if (!produced.count(out.name))
-      invalid_input(source + ": graph output '" + out.name + "' is not an output of the node");
-}
-
 }  // namespace
 
 std::string_view attribute_type_name(AttributeType type) {
@@ -174,60 +152,68 @@ const NodeAttribute* OnnxNode::find_attribute(std::string_view attr_name) const 
 
 bool is_default_onnx_domain(std::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
 
-std::int64_t SingleNodeModel::node_opset() const {
+std::int64_t OnnxModel::opset_for(const OnnxNode& node) const {
   const bool default_domain = is_default_onnx_domain(node.domain);
   for (const auto& imp : opset_imports)
     if (default_domain ? is_default_onnx_domain(imp.domain) : imp.domain == node.domain) return imp.version;
   return 0;
 }
 
-SingleNodeModel decode_single_node_model(std::span<const std::byte> bytes, const std::string& source) {
+OnnxModel decode_onnx_model(std::span<const std::byte> bytes, const std::string& source, const std::string& model_dir) {
   onnx::ModelProto proto;
   if (!detail::parse_message(bytes, &proto)) invalid_input(source + ": not a valid serialized ONNX ModelProto");
   if (!proto.has_graph()) invalid_input(source + ": model has no graph");
   const auto& g = proto.graph();
-  if (g.node_size() != 1)
-    invalid_input(source + ": graph has " + std::to_string(g.node_size()) +
-                  " nodes; onnxq runs single-node models only");
   if (g.sparse_initializer_size() > 0) fail(ErrorKind::Unsupported, source + ": sparse initializers are not supported");
 
-  SingleNodeModel m;
+  OnnxModel m;
   m.ir_version = proto.ir_version();
   for (const auto& imp : proto.opset_import()) m.opset_imports.push_back({imp.domain(), imp.version()});
+  for (const auto& p : proto.metadata_props()) m.metadata_props.emplace_back(p.key(), p.value());
   m.graph_name = g.name();
 
-  const auto& n = g.node(0);
-  m.node.name = n.name();
-  m.node.op_type = n.op_type();
-  m.node.domain = n.domain();
-  if (n.op_type().empty()) invalid_input(source + ": the node has no op_type");
-  m.node.inputs.assign(n.input().begin(), n.input().end());
-  m.node.outputs.assign(n.output().begin(), n.output().end());
-  const std::string node_label = source + ": node " + n.op_type();
-  std::set<std::string> attr_names;
-  for (const auto& a : n.attribute()) {
-    if (!attr_names.insert(a.name()).second) invalid_input(node_label + ": attribute '" + a.name() + "' appears twice");
-    m.node.attributes.push_back(attribute_from_proto(a, node_label));
+  for (int k = 0; k < g.node_size(); ++k) {
+    const auto& n = g.node(k);
+    OnnxNode node;
+    node.name = n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain();
+    const std::string node_label = source + ": " + detail::node_label(node, k);
+    if (n.op_type().empty()) invalid_input(node_label + " has no op_type");
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    std::set<std::string> attr_names;
+    for (const auto& a : n.attribute()) {
+      if (!attr_names.insert(a.name()).second)
+        invalid_input(node_label + ": attribute '" + a.name() + "' appears twice");
+      node.attributes.push_back(attribute_from_proto(a, node_label));
+    }
+    m.nodes.push_back(std::move(node));
   }
 
-  for (const auto& t : g.initializer())
-    m.initializers.push_back(detail::tensor_from_proto(t, source + ": initializer '" + t.name() + "'"));
+  for (const auto& t : g.initializer()) {
+    const std::string label = source + ": initializer '" + t.name() + "'";
+    if (t.data_location() == onnx::TensorProto::EXTERNAL || t.external_data_size() > 0)
+      m.external_initializers.push_back(detail::external_tensor_from_proto(t, model_dir, label));
+    else
+      m.initializers.push_back(detail::tensor_from_proto(t, label));
+  }
   std::set<std::string> initializer_names;
   for (const auto& t : m.initializers) initializer_names.insert(t.name);
+  for (const auto& t : m.external_initializers) initializer_names.insert(t.name);
   // Before IR 4, initializers were also listed as graph inputs; they are not fed by test data.
   for (const auto& v : g.input())
     if (!initializer_names.count(v.name())) m.inputs.push_back(value_info_from_proto(v, source + ": graph input"));
   for (const auto& v : g.output()) m.outputs.push_back(value_info_from_proto(v, source + ": graph output"));
 
-  check_bindings(m, source);
-  if (m.node_opset() <= 0)
-    invalid_input(source + ": model imports no opset for the node's domain '" + m.node.domain + "'");
+  detail::check_graph(m, source);
   return m;
 }
 
-SingleNodeModel read_single_node_model_file(const std::string& path) {
+OnnxModel read_onnx_model_file(const std::string& path) {
   auto file = MappedFile::open(path);
-  return decode_single_node_model(file->bytes(), path);
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return decode_onnx_model(file->bytes(), path, dir.empty() ? "." : dir);
 }
 
 std::int64_t ir_version_for_opset(std::int64_t opset) {
@@ -242,7 +228,7 @@ std::int64_t ir_version_for_opset(std::int64_t opset) {
   return 10;
 }
 
-std::string encode_model(const SingleNodeModel& m) {
+std::string encode_model(const OnnxModel& m) {
   onnx::ModelProto proto;
   proto.set_ir_version(m.ir_version);
   proto.set_producer_name("onnxq");
@@ -251,17 +237,25 @@ std::string encode_model(const SingleNodeModel& m) {
     op->set_domain(imp.domain);
     op->set_version(imp.version);
   }
+  for (const auto& [key, value] : m.metadata_props) {
+    auto* p = proto.add_metadata_props();
+    p->set_key(key);
+    p->set_value(value);
+  }
   auto* g = proto.mutable_graph();
   g->set_name(m.graph_name);
-  auto* n = g->add_node();
-  if (!m.node.name.empty()) n->set_name(m.node.name);
-  n->set_op_type(m.node.op_type);
-  if (!m.node.domain.empty()) n->set_domain(m.node.domain);
-  for (const auto& s : m.node.inputs) n->add_input(s);
-  for (const auto& s : m.node.outputs) n->add_output(s);
-  for (const auto& a : m.node.attributes) attribute_to_proto(a, n->add_attribute());
+  for (const OnnxNode& node : m.nodes) {
+    auto* n = g->add_node();
+    if (!node.name.empty()) n->set_name(node.name);
+    n->set_op_type(node.op_type);
+    if (!node.domain.empty()) n->set_domain(node.domain);
+    for (const auto& s : node.inputs) n->add_input(s);
+    for (const auto& s : node.outputs) n->add_output(s);
+    for (const auto& a : node.attributes) attribute_to_proto(a, n->add_attribute());
+  }
   for (const auto& t : m.initializers)
     detail::tensor_to_proto(t.tensor, t.name, TensorProtoEncoding::RawData, g->add_initializer());
+  for (const auto& t : m.external_initializers) detail::external_tensor_to_proto(t, g->add_initializer());
   for (const auto& v : m.inputs) value_info_to_proto(v, g->add_input());
   for (const auto& v : m.outputs) value_info_to_proto(v, g->add_output());
   std::string out;

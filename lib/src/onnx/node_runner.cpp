@@ -1,86 +1,20 @@
-// Runs one node: checks it against its registry schema, then calls the operator.
-// The kernel table below binds each operator version to onnxq's implementation.
+// Runs nodes: each checked against its registry row, then that row's kernel called; and graphs,
+// one output at a time over the nodes it needs.
 #include "onnxq/onnx/node_runner.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
-#include "onnx/op_kernels.hpp"
+#include <set>
+
+#include "onnx/external_data.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
-#include "onnxq/ops/onehot.hpp"
-#include "onnxq/ops/unpack.hpp"
-#include "onnxq/ops/unsqueeze.hpp"
 
 namespace onnxq {
 namespace {
-
-// Attribute types were checked against the schema before a kernel runs.
-std::optional<std::int64_t> int_attr(const OnnxNode& node, std::string_view name) {
-  const NodeAttribute* a = node.find_attribute(name);
-  return a ? std::optional(a->i) : std::nullopt;
-}
-
-Tensor run_dequantize_packed_29(const OnnxNode& node, std::span<const Tensor* const> in) {
-  const NodeAttribute* format = node.find_attribute("format");
-  const NodeAttribute* shape = node.find_attribute("shape");
-  DequantizePackedAttributes attrs;
-  attrs.format = format->s;
-  attrs.shape = shape->ints;
-  if (auto code = int_attr(node, "output_dtype")) {
-    const DTypeInfo* info = find_dtype(static_cast<std::int32_t>(*code));
-    if (!info || *code != static_cast<std::int32_t>(*code))
-      invalid_argument("DequantizePacked: output_dtype " + std::to_string(*code) + " is not an ONNX data type");
-    attrs.output_dtype = info->dtype;
-  }
-  return dequantize_packed(*in[0], attrs);
-}
-
-Tensor run_onehot(const OnnxNode& node, std::span<const Tensor* const> in, OneHotVersion version) {
-  return onehot(*in[0], *in[1], *in[2], int_attr(node, "axis").value_or(-1), version);
-}
-Tensor run_onehot_9(const OnnxNode& node, std::span<const Tensor* const> in) {
-  return run_onehot(node, in, OneHotVersion::V9);
-}
-Tensor run_onehot_11(const OnnxNode& node, std::span<const Tensor* const> in) {
-  return run_onehot(node, in, OneHotVersion::V11);
-}
-
-Tensor run_unpack_29(const OnnxNode& node, std::span<const Tensor* const> in) {
-  UnpackAttributes attrs;
-  attrs.axis = int_attr(node, "axis").value_or(-1);
-  attrs.bits = int_attr(node, "bits");
-  attrs.radix = int_attr(node, "radix");
-  attrs.group_size = int_attr(node, "group_size");
-  return unpack(*in[0], *in[1], attrs);
-}
-
-Tensor run_unsqueeze_attr(const OnnxNode& node, std::span<const Tensor* const> in, UnsqueezeVersion version) {
-  return unsqueeze(*in[0], node.find_attribute("axes")->ints, version);
-}
-Tensor run_unsqueeze_1(const OnnxNode& node, std::span<const Tensor* const> in) {
-  return run_unsqueeze_attr(node, in, UnsqueezeVersion::V1);
-}
-Tensor run_unsqueeze_11(const OnnxNode& node, std::span<const Tensor* const> in) {
-  return run_unsqueeze_attr(node, in, UnsqueezeVersion::V11);
-}
-Tensor run_unsqueeze_13(const OnnxNode&, std::span<const Tensor* const> in) { return unsqueeze(*in[0], *in[1]); }
-
-struct KernelRow {
-  std::string_view op_type;
-  std::int64_t since_version;
-  detail::NodeKernel kernel;
-};
-
-// An operator version without a kernel here is reported as "not built in" (SKIP in conformance).
-constexpr KernelRow kNodeKernels[] = {
-    {"DequantizePacked", 29, &run_dequantize_packed_29},
-    {"OneHot", 9, &run_onehot_9},
-    {"OneHot", 11, &run_onehot_11},
-    {"Unpack", 29, &run_unpack_29},
-    {"Unsqueeze", 1, &run_unsqueeze_1},
-    {"Unsqueeze", 11, &run_unsqueeze_11},
-    {"Unsqueeze", 13, &run_unsqueeze_13},
-};
 
 std::string join(std::span<const std::string_view> names) {
   std::string s;
@@ -88,7 +22,8 @@ std::string join(std::span<const std::string_view> names) {
   return s;
 }
 
-void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std::span<const Tensor* const> inputs) {
+// Arity and attributes; whether each input has a value is the caller's to check.
+void check_node_against_schema(const OnnxNode& node, const OpSchema& schema) {
   const std::string op = node.op_type + "-" + std::to_string(schema.since_version);
   // Trailing empty names are absent optional inputs; these operators have none.
   std::size_t given = node.inputs.size();
@@ -97,7 +32,7 @@ void check_node_against_schema(const OnnxNode& node, const OpSchema& schema, std
     invalid_input(op + " takes " + std::to_string(schema.inputs.size()) + " inputs (" + join(schema.inputs) +
                   "), the node has " + std::to_string(given));
   for (std::size_t k = 0; k < schema.inputs.size(); ++k)
-    if (node.inputs[k].empty() || k >= inputs.size() || inputs[k] == nullptr)
+    if (node.inputs[k].empty())
       invalid_input(op + " input " + std::to_string(k) + " (" + std::string(schema.inputs[k]) + ") is required");
   if (node.outputs.size() != schema.outputs.size())
     invalid_input(op + " has " + std::to_string(schema.outputs.size()) + " output(s) (" + join(schema.outputs) +
@@ -135,50 +70,133 @@ void check_against_value_info(const Tensor& t, const ValueInfo& info, std::size_
 
 }  // namespace
 
-namespace detail {
-NodeKernel find_node_kernel(std::string_view op_type, std::int64_t since_version) {
-  for (const KernelRow& row : kNodeKernels)
-    if (row.op_type == op_type && row.since_version == since_version) return row.kernel;
-  return nullptr;
-}
-}  // namespace detail
-
 std::vector<Tensor> run_node(const OnnxNode& node, std::int64_t opset, std::span<const Tensor* const> inputs) {
   if (auto reason = unsupported_reason(node, opset)) fail(ErrorKind::Unsupported, *reason);
   const OpSchema* schema = find_op_schema(node.op_type, opset);
-  check_node_against_schema(node, *schema, inputs);
-  const detail::NodeKernel kernel = detail::find_node_kernel(schema->op_type, schema->since_version);
+  check_node_against_schema(node, *schema);
+  for (std::size_t k = 0; k < schema->inputs.size(); ++k)
+    if (k >= inputs.size() || inputs[k] == nullptr)
+      invalid_input(node.op_type + "-" + std::to_string(schema->since_version) + " input " + std::to_string(k) + " (" +
+                    std::string(schema->inputs[k]) + ") is required");
   std::vector<Tensor> outputs;
-  outputs.push_back(kernel(node, inputs.first(schema->inputs.size())));
+  outputs.push_back(schema->kernel(node, inputs.first(schema->inputs.size())));
   return outputs;
 }
 
-std::vector<Tensor> run_model(const SingleNodeModel& model, std::span<const Tensor> inputs) {
+GraphRun::GraphRun(const OnnxModel& model, std::span<const Tensor> inputs, std::string source)
+    : model_(model), inputs_(inputs), source_(std::move(source)) {
   if (inputs.size() != model.inputs.size())
     invalid_input("the model has " + std::to_string(model.inputs.size()) + " inputs, got " +
                   std::to_string(inputs.size()));
-  std::map<std::string, const Tensor*> values;
-  for (const auto& init : model.initializers) values[init.name] = &init.tensor;
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    check_against_value_info(inputs[k], model.inputs[k], k);
-    values[model.inputs[k].name] = &inputs[k];
+  for (std::size_t k = 0; k < inputs.size(); ++k) check_against_value_info(inputs[k], model.inputs[k], k);
+}
+
+Tensor GraphRun::compute(const std::string& name) const {
+  // The values given before any node runs, found by name; an external one is read on use.
+  auto given = [&](const std::string& n) -> std::optional<Tensor> {
+    for (std::size_t k = 0; k < inputs_.size(); ++k)
+      if (model_.inputs[k].name == n) return inputs_[k];
+    for (const auto& t : model_.initializers)
+      if (t.name == n) return t.tensor;
+    for (const auto& t : model_.external_initializers)
+      if (t.name == n) return read_external_tensor(t, source_);
+    return std::nullopt;
+  };
+  // Nodes are in topological order (decode_onnx_model): walking back from the last marks the
+  // ones `name` needs, and running those forward meets every input before its use.
+  std::set<std::string> wanted{name};
+  std::vector<bool> needed(model_.nodes.size(), false);
+  bool produced = false;
+  for (std::size_t k = model_.nodes.size(); k-- > 0;) {
+    const OnnxNode& node = model_.nodes[k];
+    for (const auto& out : node.outputs)
+      if (wanted.count(out)) needed[k] = true;
+    if (!needed[k]) continue;
+    produced = produced || std::find(node.outputs.begin(), node.outputs.end(), name) != node.outputs.end();
+    for (const auto& in : node.inputs)
+      if (!in.empty()) wanted.insert(in);
   }
-  std::vector<const Tensor*> node_inputs;
-  for (const std::string& name : model.node.inputs) {
-    if (name.empty()) {
-      node_inputs.push_back(nullptr);
-      continue;
+  if (!produced) {
+    if (auto value = given(name)) return *value;
+    invalid_argument(source_ + ": the graph has no value '" + name + "'");
+  }
+  std::map<std::string, Tensor> values;
+  for (std::size_t k = 0; k < model_.nodes.size(); ++k) {
+    if (!needed[k]) continue;
+    const OnnxNode& node = model_.nodes[k];
+    std::vector<Tensor> held;  // given values this node reads, alive for its run
+    held.reserve(node.inputs.size());
+    std::vector<const Tensor*> node_inputs;
+    for (const std::string& in : node.inputs) {
+      if (in.empty()) {
+        node_inputs.push_back(nullptr);
+        continue;
+      }
+      auto it = values.find(in);
+      if (it != values.end()) {
+        node_inputs.push_back(&it->second);
+        continue;
+      }
+      auto value = given(in);
+      if (!value) invalid_input(source_ + ": node input '" + in + "' has no value");
+      held.push_back(std::move(*value));
+      node_inputs.push_back(&held.back());
     }
-    auto it = values.find(name);
-    if (it == values.end()) invalid_input("node input '" + name + "' has no value");
-    node_inputs.push_back(it->second);
+    std::vector<Tensor> outs = run_node(node, model_.opset_for(node), node_inputs);
+    for (std::size_t j = 0; j < node.outputs.size() && j < outs.size(); ++j)
+      if (!node.outputs[j].empty()) values[node.outputs[j]] = std::move(outs[j]);
   }
-  std::vector<Tensor> node_outputs = run_node(model.node, model.node_opset(), node_inputs);
+  return values.at(name);
+}
+
+std::optional<StreamableOutput> GraphRun::streamable(const std::string& name) const {
+  const OnnxNode* node = nullptr;
+  for (const OnnxNode& n : model_.nodes)
+    if (n.outputs.size() == 1 && n.outputs[0] == name) node = &n;
+  if (!node || node->inputs.size() != 1) return std::nullopt;
+  const ExternalTensor* input = nullptr;
+  for (const auto& t : model_.external_initializers)
+    if (t.name == node->inputs[0]) input = &t;
+  const std::int64_t opset = model_.opset_for(*node);
+  if (!input || unsupported_reason(*node, opset)) return std::nullopt;  // compute() runs or reports it
+  check_node_against_schema(*node, *find_op_schema(node->op_type, opset));
+  const BlockFormat* format = nullptr;
+  StreamableOutput out;
+  if (node->op_type == "DequantizePacked") {
+    if (input->dtype != DType::UInt8 || input->dims.size() != 1) return std::nullopt;  // compute() reports it
+    DequantizePackedAttributes attrs;
+    attrs.format = node->find_attribute("format")->s;
+    attrs.shape = node->find_attribute("shape")->ints;
+    if (const NodeAttribute* d = node->find_attribute("output_dtype")) {
+      const DTypeInfo* info = find_dtype(static_cast<std::int32_t>(d->i));
+      if (!info || d->i != static_cast<std::int32_t>(d->i)) return std::nullopt;
+      attrs.output_dtype = info->dtype;
+    }
+    format = &check_dequantize_packed(attrs, input->length);  // the operator's own checks
+    out.shape = attrs.shape;
+    out.dtype = attrs.output_dtype;
+  } else if (node->op_type == "Identity" || node->op_type == "Cast") {
+    for (const BlockFormat& f : all_formats())
+      if (!f.is_block_format() && f.plain_dtype == input->dtype) format = &f;
+    out.shape = input->dims;
+    out.dtype = input->dtype;
+    if (node->op_type == "Cast") {
+      const DTypeInfo* to = find_dtype(static_cast<std::int32_t>(node->find_attribute("to")->i));
+      if (!to) return std::nullopt;
+      out.dtype = to->dtype;
+    }
+    if (!format || !can_decode_to(*format, out.dtype)) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  out.source = detail::external_blocks(*input, *format, source_);
+  return out;
+}
+
+std::vector<Tensor> run_model(const OnnxModel& model, std::span<const Tensor> inputs) {
+  const GraphRun run(model, inputs);
   std::vector<Tensor> outputs;
-  for (const ValueInfo& out : model.outputs) {
-    for (std::size_t j = 0; j < model.node.outputs.size(); ++j)
-      if (model.node.outputs[j] == out.name) outputs.push_back(node_outputs.at(j));
-  }
+  for (const ValueInfo& out : model.outputs) outputs.push_back(run.compute(out.name));
   return outputs;
 }
 

@@ -1,18 +1,20 @@
-// Binding of registry entries to operator kernels (defined in node_runner.cpp).
+// The kernels the operator registry's rows hold (op_registry.cpp), defined in op_kernels.cpp.
 #pragma once
 
-#include <cstdint>
 #include <span>
-#include <string_view>
 
-#include "onnxq/onnx/onnx_io.hpp"
+#include "onnxq/onnx/node_runner.hpp"
 
 namespace onnxq::detail {
 
-// Inputs are in schema order and all present (run_node has checked arity and attributes).
-using NodeKernel = Tensor (*)(const OnnxNode& node, std::span<const Tensor* const> inputs);
-
-// nullptr when the kernel for that operator version is not built in.
-NodeKernel find_node_kernel(std::string_view op_type, std::int64_t since_version);
+Tensor run_dequantize_packed_29(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_onehot_9(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_onehot_11(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_unpack_29(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_unsqueeze_1(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_unsqueeze_11(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_unsqueeze_13(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_identity(const OnnxNode& node, std::span<const Tensor* const> in);
+Tensor run_cast(const OnnxNode& node, std::span<const Tensor* const> in);
 
 }  // namespace onnxq::detail

@@ -1,5 +1,5 @@
-// The operator registry: the versions onnxq runs, with the inputs, outputs and attributes
-// their operator texts define. Kernels are bound in node_runner.cpp.
+// The operator registry: one row per operator version onnxq runs, with the inputs, outputs and
+// attributes its operator text defines and the kernel that runs it (op_kernels.cpp).
 #include <algorithm>
 
 #include "onnx/op_kernels.hpp"
@@ -24,27 +24,30 @@ constexpr std::string_view kUnpackOutputs[] = {"Y"};
 constexpr OpAttributeSchema kUnpackAttrs[] = {
     {"axis", A::Int, false}, {"bits", A::Int, false}, {"group_size", A::Int, false}, {"radix", A::Int, false}};
 
+// Identity and Cast carry an exported model's plain tensors to its outputs (onnx/gguf_export.cpp).
+// Later versions of both only widened the types they accept.
+constexpr std::string_view kUnaryInputs[] = {"input"};
+constexpr std::string_view kUnaryOutputs[] = {"output"};
+constexpr OpAttributeSchema kCastAttrs[] = {{"to", A::Int, true}};
+
 constexpr std::string_view kDequantizePackedInputs[] = {"x"};
 constexpr std::string_view kDequantizePackedOutputs[] = {"y"};
 constexpr OpAttributeSchema kDequantizePackedAttrs[] = {
     {"format", A::String, true}, {"output_dtype", A::Int, false}, {"shape", A::Ints, true}};
 
-struct SchemaRow {
-  std::string_view op_type;
-  std::int64_t since_version;
-  std::span<const std::string_view> inputs;
-  std::span<const std::string_view> outputs;
-  std::span<const OpAttributeSchema> attributes;
-};
+using namespace detail;  // the kernels
 
-constexpr SchemaRow kSchemas[] = {
-    {"DequantizePacked", 29, kDequantizePackedInputs, kDequantizePackedOutputs, kDequantizePackedAttrs},
-    {"OneHot", 9, kOneHotInputs, kOneHotOutputs, kOneHotAttrs},
-    {"OneHot", 11, kOneHotInputs, kOneHotOutputs, kOneHotAttrs},  // negative indices count from the back
-    {"Unpack", 29, kUnpackInputs, kUnpackOutputs, kUnpackAttrs},
-    {"Unsqueeze", 1, kUnsqueezeAttrInputs, kUnsqueezeOutputs, kUnsqueezeAxesAttr},  // non-negative axes only
-    {"Unsqueeze", 11, kUnsqueezeAttrInputs, kUnsqueezeOutputs, kUnsqueezeAxesAttr},
-    {"Unsqueeze", 13, kUnsqueezeInputs, kUnsqueezeOutputs, {}},  // axes became an input
+constexpr OpSchema kOperators[] = {
+    {"Cast", 6, kUnaryInputs, kUnaryOutputs, kCastAttrs, &run_cast},
+    {"DequantizePacked", 29, kDequantizePackedInputs, kDequantizePackedOutputs, kDequantizePackedAttrs,
+     &run_dequantize_packed_29},
+    {"Identity", 1, kUnaryInputs, kUnaryOutputs, {}, &run_identity},
+    {"OneHot", 9, kOneHotInputs, kOneHotOutputs, kOneHotAttrs, &run_onehot_9},
+    {"OneHot", 11, kOneHotInputs, kOneHotOutputs, kOneHotAttrs, &run_onehot_11},  // negative indices from the back
+    {"Unpack", 29, kUnpackInputs, kUnpackOutputs, kUnpackAttrs, &run_unpack_29},
+    {"Unsqueeze", 1, kUnsqueezeAttrInputs, kUnsqueezeOutputs, kUnsqueezeAxesAttr, &run_unsqueeze_1},  // axes >= 0
+    {"Unsqueeze", 11, kUnsqueezeAttrInputs, kUnsqueezeOutputs, kUnsqueezeAxesAttr, &run_unsqueeze_11},
+    {"Unsqueeze", 13, kUnsqueezeInputs, kUnsqueezeOutputs, {}, &run_unsqueeze_13},  // axes became an input
 };
 
 // The versions the operator texts in the spec describe.
@@ -56,16 +59,7 @@ constexpr DefaultOpset kDefaultOpsets[] = {{"DequantizePacked", 29}, {"OneHot", 
 
 }  // namespace
 
-std::span<const OpSchema> operator_registry() {
-  static const std::vector<OpSchema> schemas = [] {
-    std::vector<OpSchema> out;
-    for (const SchemaRow& r : kSchemas)
-      out.push_back({r.op_type, r.since_version, r.inputs, r.outputs, r.attributes,
-                     detail::find_node_kernel(r.op_type, r.since_version) != nullptr});
-    return out;
-  }();
-  return schemas;
-}
+std::span<const OpSchema> operator_registry() { return kOperators; }
 
 const OpSchema* find_op_schema(std::string_view op_type, std::int64_t opset) {
   const OpSchema* best = nullptr;
@@ -83,7 +77,7 @@ std::optional<std::string> unsupported_reason(const OnnxNode& node, std::int64_t
   const OpSchema* schema = find_op_schema(node.op_type, opset);
   if (!schema)
     return node.op_type + " at opset " + std::to_string(opset) + " not supported (onnxq has versions " + versions + ")";
-  if (!schema->implemented)
+  if (!schema->kernel)
     return "op " + node.op_type + "-" + std::to_string(schema->since_version) +
            " is not built into this onnxq (no kernel)";
   return std::nullopt;

@@ -118,13 +118,14 @@ class CaseFolder : public ::testing::Test {
     std::ofstream(path, std::ios::binary) << bytes;
   }
 
-  SingleNodeModel unsqueeze_model(const std::string& op = "Unsqueeze") {
-    SingleNodeModel m;
+  OnnxModel unsqueeze_model(const std::string& op = "Unsqueeze") {
+    OnnxModel m;
+    m.nodes.emplace_back();
     m.ir_version = 10;
     m.opset_imports.push_back({"", 23});
-    m.node.op_type = op;
-    m.node.inputs = {"x", "axes"};
-    m.node.outputs = {"y"};
+    m.nodes[0].op_type = op;
+    m.nodes[0].inputs = {"x", "axes"};
+    m.nodes[0].outputs = {"y"};
     m.inputs = {{"x", DType::Float, true, {2}}, {"axes", DType::Int64, true, {1}}};
     m.outputs = {{"y", DType::Float, true, {1, 2}}};
     return m;
@@ -200,7 +201,7 @@ TEST_F(CaseFolder, WrongInputTypeAndOperatorErrorsFail) {
         encode_tensor_proto(typed_tensor<double>(DType::Double, {2}, {1.5, -2}), "x"));
   EXPECT_EQ(verdict(run_conformance_case(dir.string(), {})), "FAIL: input 0 'x' is DOUBLE, the graph declares FLOAT");
   const fs::path dup = make_case("test_dup_axes", {1.5f, -2});
-  SingleNodeModel m = unsqueeze_model();
+  OnnxModel m = unsqueeze_model();
   m.inputs[1].dims = {2};
   write(dup / "model.onnx", encode_model(m));
   write(dup / "test_data_set_0" / "input_1.pb",

@@ -370,9 +370,7 @@ onnx::ModelProto unpack_model() {
   return m;
 }
 
-SingleNodeModel decode_model(const onnx::ModelProto& m) {
-  return decode_single_node_model(as_span(serialize(m)), "model.onnx");
-}
+OnnxModel decode_model(const onnx::ModelProto& m) { return decode_onnx_model(as_span(serialize(m)), "model.onnx"); }
 
 void expect_model_error(const onnx::ModelProto& m, const std::string& needle) {
   try {
@@ -385,30 +383,30 @@ void expect_model_error(const onnx::ModelProto& m, const std::string& needle) {
 }
 
 TEST(ModelDecode, SingleNodeWithAttributesAndBindings) {
-  const SingleNodeModel m = decode_model(unpack_model());
+  const OnnxModel m = decode_model(unpack_model());
   EXPECT_EQ(m.ir_version, 10);
-  EXPECT_EQ(m.node.op_type, "Unpack");
-  EXPECT_EQ(m.node_opset(), 29);
-  EXPECT_EQ(m.node.inputs, (std::vector<std::string>{"X", "count"}));
+  EXPECT_EQ(m.nodes[0].op_type, "Unpack");
+  EXPECT_EQ(m.opset_for(m.nodes[0]), 29);
+  EXPECT_EQ(m.nodes[0].inputs, (std::vector<std::string>{"X", "count"}));
   ASSERT_EQ(m.inputs.size(), 2u);
   EXPECT_EQ(m.inputs[0].dtype, DType::UInt8);
   EXPECT_EQ(m.inputs[1].dtype, DType::Int64);
   EXPECT_FALSE(m.inputs[1].has_shape);
   ASSERT_EQ(m.outputs.size(), 1u);
   EXPECT_EQ(m.outputs[0].dims, (std::vector<std::int64_t>{-1}));  // symbolic
-  const NodeAttribute* bits = m.node.find_attribute("bits");
+  const NodeAttribute* bits = m.nodes[0].find_attribute("bits");
   ASSERT_NE(bits, nullptr);
   EXPECT_EQ(bits->type, AttributeType::Int);
   EXPECT_EQ(bits->i, 3);
-  EXPECT_EQ(m.node.find_attribute("radix"), nullptr);
+  EXPECT_EQ(m.nodes[0].find_attribute("radix"), nullptr);
 }
 
 TEST(ModelDecode, OpsetImportOfTheNodesDomain) {
   onnx::ModelProto m = unpack_model();
   m.mutable_opset_import(0)->set_domain("ai.onnx");
-  EXPECT_EQ(decode_model(m).node_opset(), 29);
+  EXPECT_EQ(decode_model(m).opset_for(decode_model(m).nodes[0]), 29);
   m.mutable_graph()->mutable_node(0)->set_domain("ai.onnx");
-  EXPECT_EQ(decode_model(m).node_opset(), 29);
+  EXPECT_EQ(decode_model(m).opset_for(decode_model(m).nodes[0]), 29);
   // Another domain's import does not count.
   m.mutable_opset_import(0)->set_domain("com.example");
   expect_model_error(m, "imports no opset");
@@ -425,29 +423,30 @@ TEST(ModelDecode, AttributeTypeInferredWhenMissingAndTensorAttributes) {
   t->set_type(onnx::AttributeProto::TENSOR);
   t->mutable_t()->set_data_type(1);
   t->mutable_t()->add_float_data(2.5f);
-  const SingleNodeModel decoded = decode_model(m);
-  EXPECT_EQ(decoded.node.find_attribute("bits")->type, AttributeType::Int);
-  const NodeAttribute* value = decoded.node.find_attribute("value");
+  const OnnxModel decoded = decode_model(m);
+  EXPECT_EQ(decoded.nodes[0].find_attribute("bits")->type, AttributeType::Int);
+  const NodeAttribute* value = decoded.nodes[0].find_attribute("value");
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->t.at<float>(0), 2.5f);
 }
 
-TEST(ModelDecode, RejectsWhatIsNotASingleBoundNode) {
+TEST(ModelDecode, RejectsAGraphThatIsNotBound) {
   onnx::ModelProto two = unpack_model();
   *two.mutable_graph()->add_node() = two.graph().node(0);
-  expect_model_error(two, "graph has 2 nodes");
+  expect_model_error(two, "node #1 (Unpack): output 'Y' is produced twice");
 
   onnx::ModelProto none = unpack_model();
   none.mutable_graph()->clear_node();
-  expect_model_error(none, "graph has 0 nodes");
+  expect_model_error(none, "graph output 'Y' is not produced by any node");
 
   onnx::ModelProto unbound = unpack_model();
   unbound.mutable_graph()->mutable_node(0)->set_input(1, "nothing");
-  expect_model_error(unbound, "node input 1 'nothing' is neither a graph input nor an initializer");
+  expect_model_error(
+      unbound, "node #0 (Unpack): input 1 'nothing' is neither a graph input, an initializer nor a node's output");
 
   onnx::ModelProto stray_output = unpack_model();
   stray_output.mutable_graph()->mutable_output(0)->set_name("Z");
-  expect_model_error(stray_output, "graph output 'Z' is not an output of the node");
+  expect_model_error(stray_output, "graph output 'Z' is not produced by any node");
 
   onnx::ModelProto dup_attr = unpack_model();
   *dup_attr.mutable_graph()->mutable_node(0)->add_attribute() = dup_attr.graph().node(0).attribute(0);
@@ -466,13 +465,49 @@ TEST(ModelDecode, RejectsWhatIsNotASingleBoundNode) {
   expect_model_error(no_graph, "model has no graph");
 }
 
+// A node listed before the node whose output it reads runs after it; a cycle names a node in it.
+TEST(ModelDecode, NodesAreOrderedByTheirInputs) {
+  onnx::ModelProto m = unpack_model();
+  auto* g = m.mutable_graph();
+  onnx::NodeProto identity;
+  identity.set_name("after");
+  identity.set_op_type("Identity");
+  identity.add_input("Y");
+  identity.add_output("Z");
+  *g->mutable_node()->Add() = identity;
+  g->mutable_node()->SwapElements(0, 1);  // Identity first in the file
+  g->mutable_output(0)->set_name("Z");
+  const OnnxModel decoded = decode_model(m);
+  ASSERT_EQ(decoded.nodes.size(), 2u);
+  EXPECT_EQ(decoded.nodes[0].op_type, "Unpack");
+  EXPECT_EQ(decoded.nodes[1].name, "after");
+
+  onnx::ModelProto cycle = m;
+  cycle.mutable_graph()->mutable_node(1)->set_input(0, "Z");  // Unpack reads Identity's output
+  expect_model_error(cycle, "node 'after' (Identity) is in a cycle");
+}
+
+TEST(ModelDecode, ExternalDataNeedsTheModelsFolder) {
+  onnx::ModelProto m = unpack_model();
+  auto* init = m.mutable_graph()->add_initializer();
+  init->set_name("count");
+  init->set_data_type(7);
+  init->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto* location = init->add_external_data();
+  location->set_key("location");
+  location->set_value("count.bin");
+  expect_model_error(m, "initializer 'count': external data needs the model's folder");
+  location->set_value("/etc/passwd");
+  expect_model_error(m, "initializer 'count': external data needs the model's folder");
+}
+
 TEST(ModelDecode, InitializersAreNotTestDataInputs) {
   onnx::ModelProto m = unpack_model();
   auto* init = m.mutable_graph()->add_initializer();
   init->set_name("count");
   init->set_data_type(7);
   init->add_int64_data(8);
-  const SingleNodeModel decoded = decode_model(m);
+  const OnnxModel decoded = decode_model(m);
   ASSERT_EQ(decoded.inputs.size(), 1u);  // "count" is listed as a graph input but fed by the initializer
   EXPECT_EQ(decoded.inputs[0].name, "X");
   ASSERT_EQ(decoded.initializers.size(), 1u);
@@ -480,13 +515,13 @@ TEST(ModelDecode, InitializersAreNotTestDataInputs) {
   // An empty node input name is an absent optional input, not an unbound name.
   onnx::ModelProto optional = unpack_model();
   optional.mutable_graph()->mutable_node(0)->add_input("");
-  EXPECT_EQ(decode_model(optional).node.inputs.back(), "");
+  EXPECT_EQ(decode_model(optional).nodes[0].inputs.back(), "");
 }
 
 TEST(ModelDecode, GarbageIsAnErrorNamingTheFile) {
   const std::string garbage = "\x0f\x01\x02";
   try {
-    decode_single_node_model(as_span(garbage), "cases/x/model.onnx");
+    decode_onnx_model(as_span(garbage), "cases/x/model.onnx");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "cases/x/model.onnx: not a valid serialized ONNX ModelProto");
@@ -495,21 +530,21 @@ TEST(ModelDecode, GarbageIsAnErrorNamingTheFile) {
   const std::string full = serialize(unpack_model());
   for (std::size_t n = 0; n < full.size(); ++n) {
     try {
-      decode_single_node_model(as_span(full.substr(0, n)), "cut.onnx");
+      decode_onnx_model(as_span(full.substr(0, n)), "cut.onnx");
     } catch (const Error&) {
     }
   }
 }
 
 TEST(ModelEncode, RoundTrip) {
-  const SingleNodeModel m = decode_model(unpack_model());
+  const OnnxModel m = decode_model(unpack_model());
   const std::string bytes = encode_model(m);
-  const SingleNodeModel back = decode_single_node_model(as_span(bytes), "again.onnx");
+  const OnnxModel back = decode_onnx_model(as_span(bytes), "again.onnx");
   EXPECT_EQ(back.ir_version, 10);
-  EXPECT_EQ(back.node_opset(), 29);
-  EXPECT_EQ(back.node.op_type, "Unpack");
-  EXPECT_EQ(back.node.inputs, m.node.inputs);
-  EXPECT_EQ(back.node.find_attribute("bits")->i, 3);
+  EXPECT_EQ(back.opset_for(m.nodes[0]), 29);
+  EXPECT_EQ(back.nodes[0].op_type, "Unpack");
+  EXPECT_EQ(back.nodes[0].inputs, m.nodes[0].inputs);
+  EXPECT_EQ(back.nodes[0].find_attribute("bits")->i, 3);
   EXPECT_EQ(back.inputs[0].dtype, DType::UInt8);
   EXPECT_EQ(back.outputs[0].dims, (std::vector<std::int64_t>{-1}));
 }

@@ -1,5 +1,5 @@
 // ONNX files in onnxq's own types: serialized TensorProto (.pb) <-> Tensor, and
-// single-node ModelProto (.onnx) <-> SingleNodeModel. The protobuf classes stay
+// ModelProto (.onnx) <-> OnnxModel, a graph of nodes. The protobuf classes stay
 // inside lib/src/onnx/; callers see only these plain structs.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "onnxq/core/tensor.hpp"
@@ -92,28 +93,50 @@ struct OpsetImport {
   std::int64_t version = 0;
 };
 
-struct SingleNodeModel {
+// An initializer whose bytes live in another file (TensorProto external_data). Decoding checks
+// where it points (lib/src/onnx/external_data.cpp); the bytes are read only when a node needs them.
+struct ExternalTensor {
+  std::string name;
+  DType dtype = DType::Undefined;
+  Shape dims;
+  std::string location;      // as the model writes it: relative to the model's folder
+  std::uint64_t offset = 0;  // byte offset in that file
+  std::uint64_t length = 0;  // byte count: always the dtype's size times the element count
+  std::string path;          // the checked file (model folder / location); empty for a model being written
+};
+
+struct OnnxModel {
   std::int64_t ir_version = 0;
   std::vector<OpsetImport> opset_imports;
   std::string graph_name;
-  OnnxNode node;
+  std::vector<OnnxNode> nodes;    // decoded: in an order where each node follows its inputs' producers
   std::vector<ValueInfo> inputs;  // graph inputs that are not initializers, in graph order
   std::vector<ValueInfo> outputs;
   std::vector<NamedTensor> initializers;
+  std::vector<ExternalTensor> external_initializers;
+  std::vector<std::pair<std::string, std::string>> metadata_props;
 
-  // The version imported for the node's domain; 0 when the model imports none.
-  std::int64_t node_opset() const;
+  // The version imported for a node's domain; 0 when the model imports none.
+  std::int64_t opset_for(const OnnxNode& node) const;
 };
 
 // True for "" and "ai.onnx".
 bool is_default_onnx_domain(std::string_view domain);
 
-// Decodes a model whose graph is exactly one node, and checks that the node's inputs and
-// outputs are bound to graph inputs/initializers and graph outputs by name. Anything else
-// (several nodes, unbound names, no opset import for the node's domain) is InvalidInput.
-SingleNodeModel decode_single_node_model(std::span<const std::byte> bytes, const std::string& source);
-SingleNodeModel read_single_node_model_file(const std::string& path);
-std::string encode_model(const SingleNodeModel& model);
+// Decodes a model and checks its graph: unique names, every node input a graph input, an
+// initializer or an earlier node's output (nodes are reordered topologically; a cycle or a
+// missing input is InvalidInput naming the node), every graph output produced, an opset
+// imported for every node's domain. External initializers are resolved against `model_dir`
+// (their rules: external_data.cpp); with an empty `model_dir` they are InvalidInput.
+OnnxModel decode_onnx_model(std::span<const std::byte> bytes, const std::string& source,
+                            const std::string& model_dir = {});
+// Reads `path`, resolving external data against its folder.
+OnnxModel read_onnx_model_file(const std::string& path);
+std::string encode_model(const OnnxModel& model);
+
+// Reads an external initializer's bytes, checking again that the file holds them (it may have
+// changed since decoding). `source` names the model in errors.
+Tensor read_external_tensor(const ExternalTensor& tensor, const std::string& source);
 
 // The IR version make-case writes for a default-domain opset: the IR of the ONNX release that
 // introduced the opset (9 -> 4, 11 -> 6, 13 -> 7, ...), and 10 from opset 21 on, as the
