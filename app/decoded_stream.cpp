@@ -19,9 +19,11 @@ void write_decoded(OutputSink& sink, const DecodedStream& s) {
   if (s.progress) options.on_progress = [p = s.progress](std::uint64_t bytes) { p->add(bytes); };
   const StreamPlan plan = onnxq::write_decoded(sink, *s.source, s.dtype, options);
   if (plan.probed)
-    log::debug("write: a chunk took {} us to decode and {} us to write; {} chunks left; other runnable threads: {}; {}",
-               plan.probe_decode.count(), plan.probe_write.count(), plan.chunks_left, plan.other_runnable_threads,
-               plan.threads > 1 ? std::to_string(plan.threads) + " threads" : "one thread");
+    log::debug(
+        "write: a chunk took at least {} us to read, {} us to decode and {} us to write; {} chunks left; "
+        "other runnable threads: {}; {}",
+        plan.probe_read.count(), plan.probe_decode.count(), plan.probe_write.count(), plan.chunks_left,
+        plan.other_runnable_threads, plan.threads > 1 ? std::to_string(plan.threads) + " threads" : "one thread");
 }
 
 }  // namespace onnxq::cli

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/io/mapping_guard.hpp"
+#include "stream/thread_choice.hpp"
 
 namespace onnxq {
 
@@ -29,26 +29,9 @@ namespace {
 // More decoders than this cannot outrun write(); the cap also bounds the buffers (one each).
 constexpr unsigned kMaxDecoders = 8;
 // Chunks written by the calling thread alone, timed, before more threads may join: the first
-// faults its buffer in, the second's times decide.
-constexpr std::uint64_t kProbeChunks = 2;
-// More threads join when a chunk's decoding takes at least this share of its write time,
-constexpr double kThreadsPayOff = 0.05;
-// and when at least this much output is left after the probe: handing chunks between threads
-// has a cost that only a long tensor's hidden decoding repays (doc/performance.md, "Why the code
-// is as it is", has the figures behind these constants).
-constexpr std::uint64_t kMinParallelBytes = std::uint64_t{32} << 20;
-
-// Other threads ready to run on this machine right now: the kernel's count of runnable threads
-// (the fourth field of /proc/loadavg, "running/total"), less this one; 0 when unknown.
-unsigned other_runnable_threads() {
-  std::ifstream in("/proc/loadavg");
-  double load[3];
-  unsigned running = 0;
-  char slash = 0;
-  if (!(in >> load[0] >> load[1] >> load[2] >> running >> slash) || slash != '/' || running == 0) return 0;
-  return running - 1;
-}
-
+// faults its buffer in, the others' times decide (the least of each kind: a chunk takes tens of
+// microseconds, so that one interrupt or preemption would otherwise decide).
+constexpr std::uint64_t kProbeChunks = 4;
 struct Chunking {
   std::uint64_t blocks;      // in the source
   std::size_t block_out;     // output bytes per block
@@ -129,12 +112,22 @@ class Stream {
   StreamPlan run();
 
  private:
-  // Decodes chunk `index` into `buffer` with one thread; returns its output bytes.
-  std::size_t decode_chunk(std::uint64_t index, ChunkBuffer& buffer) const {
+  using Clock = std::chrono::steady_clock;
+  // Reads chunk `index` and decodes it into `buffer` with one thread; returns its output bytes.
+  // `times`, when given, gets the read and the decoding apart: only decoding is work that more
+  // threads can share out, while reading a file is mostly the kernel's copy.
+  std::size_t decode_chunk(std::uint64_t index, ChunkBuffer& buffer, ChunkTimes* times = nullptr) const {
     const std::uint64_t first = index * c_.chunk_blocks;
     const std::uint64_t n = std::min<std::uint64_t>(c_.chunk_blocks, c_.blocks - first);
-    decode_blocks(source_.format(), source_.blocks(first, n, buffer.scratch), 0, n, dtype_, buffer.out.get(), 1);
+    const auto t0 = times ? Clock::now() : Clock::time_point{};
+    const std::span<const std::byte> blocks = source_.blocks(first, n, buffer.scratch);
+    const auto t1 = times ? Clock::now() : Clock::time_point{};
+    decode_blocks(source_.format(), blocks, 0, n, dtype_, buffer.out.get(), 1);
     throw_if_mapped_file_changed();  // the input shrank: the chunk holds zeros read past its end
+    if (times) {
+      times->read = t1 - t0;
+      times->decode = Clock::now() - t1;
+    }
     return n * c_.block_out;
   }
   void progress(std::size_t out_bytes) const {
@@ -142,9 +135,6 @@ class Stream {
   }
   std::size_t chunk_bytes() const { return c_.chunk_blocks * c_.block_out; }
 
-  struct ChunkTimes {
-    std::chrono::steady_clock::duration decode{}, write{};
-  };
   ChunkTimes write_serial(std::uint64_t first, std::uint64_t end);
   void write_positional(std::uint64_t first, unsigned threads);
   void write_in_order(std::uint64_t first, unsigned threads);
@@ -157,20 +147,25 @@ class Stream {
   CallBuffers buffers_;
 };
 
-// Chunks [first, end) on this thread; returns the times of the last one.
-Stream::ChunkTimes Stream::write_serial(std::uint64_t first, std::uint64_t end) {
-  using Clock = std::chrono::steady_clock;
+// Chunks [first, end) on this thread; returns the least time of each kind over all but the first
+// (whose buffer's pages were new).
+ChunkTimes Stream::write_serial(std::uint64_t first, std::uint64_t end) {
   ChunkBuffer& buffer = buffers_.buffer(0, chunk_bytes());
-  ChunkTimes last;
+  ChunkTimes least{Clock::duration::max(), Clock::duration::max(), Clock::duration::max()};
   for (std::uint64_t i = first; i < end; ++i) {
-    const auto t0 = Clock::now();
-    const std::size_t bytes = decode_chunk(i, buffer);
-    const auto t1 = Clock::now();
+    ChunkTimes one;
+    const std::size_t bytes = decode_chunk(i, buffer, &one);
+    const auto t = Clock::now();
     sink_.write(buffer.out.get(), bytes);
-    last = {t1 - t0, Clock::now() - t1};
+    one.write = Clock::now() - t;
     progress(bytes);
+    if (i > first) {
+      least.read = std::min(least.read, one.read);
+      least.decode = std::min(least.decode, one.decode);
+      least.write = std::min(least.write, one.write);
+    }
   }
-  return last;
+  return least;
 }
 
 // A regular file: every thread takes the next chunk, decodes it into its own buffer and writes
@@ -213,25 +208,18 @@ StreamPlan Stream::run() {
     write_serial(0, c_.chunks);
     return plan;
   }
-  // The first chunks go out from this thread, timed. With the default threads (0), the others
-  // join only when
-  // - decoding took at least kThreadsPayOff of the time writing took: the kernel copies one
-  //   write at a time into a file or pipe, so more threads can only hide the decoding, and
-  //   handing the output between threads has a cost;
-  // - at least kMinParallelBytes of output are left;
-  // - the CPUs are not already taken by other runnable threads: there a second thread only waits
-  //   for a CPU, and one preempted while it holds the file's lock holds up the writer. The count
-  //   is read before and after the probe, as a passing kernel thread is seldom in both snapshots.
-  // An explicit thread count always uses that many.
+  // The first chunks go out from this thread, timed; with the default threads (0), the others
+  // join only where thread_choice.cpp's rule says they pay off. The count of runnable threads is
+  // read before and after the probe, as a passing kernel thread is seldom in both snapshots. An
+  // explicit thread count always uses that many.
   const unsigned others_before = other_runnable_threads();
   const ChunkTimes probe = write_serial(0, kProbeChunks);
-  const bool pays_off = probe.decode >= probe.write * kThreadsPayOff;
   const unsigned others = std::min(others_before, other_runnable_threads());
-  const bool cpus_free = others + 2 <= threads;
   const std::uint64_t rest = c_.chunks - kProbeChunks;
   const bool more_threads =
-      options_.threads > 0 || (pays_off && cpus_free && rest * chunk_bytes() >= kMinParallelBytes);
+      options_.threads > 0 || more_threads_pay_off({probe, rest * chunk_bytes(), others, threads});
   plan.probed = true;
+  plan.probe_read = std::chrono::duration_cast<std::chrono::microseconds>(probe.read);
   plan.probe_decode = std::chrono::duration_cast<std::chrono::microseconds>(probe.decode);
   plan.probe_write = std::chrono::duration_cast<std::chrono::microseconds>(probe.write);
   plan.chunks_left = rest;

@@ -62,8 +62,8 @@ struct StreamOptions {
 // How a write_decoded() chose its threads, for a front end's log.
 struct StreamPlan {
   bool probed = false;  // the first chunks were timed (else: one thread, or too few chunks)
-  std::chrono::microseconds probe_decode{0}, probe_write{0};  // the last probe chunk's times
-  std::uint64_t chunks_left = 0;                              // after the probe
+  std::chrono::microseconds probe_read{0}, probe_decode{0}, probe_write{0};  // per chunk, the least of the timed ones
+  std::uint64_t chunks_left = 0;                                             // after the probe
   unsigned other_runnable_threads = 0;
   unsigned threads = 1;  // that wrote the rest
 };

@@ -1,0 +1,37 @@
+#include "stream/thread_choice.hpp"
+
+#include <fstream>
+
+namespace onnxq {
+namespace {
+
+// More threads join when reading and decoding a chunk, the work they can share (reads of a file
+// run side by side), take at least this share of the time of writing it, which they cannot (the
+// kernel copies one write at a time into a file or a pipe),
+constexpr double kThreadsPayOff = 1.0;
+// and when at least this much output is left after the probe: handing chunks between threads
+// has a cost that only a long tensor's hidden work repays (doc/performance.md, "Why the code is
+// as it is", has the figures behind these constants).
+constexpr std::uint64_t kMinParallelBytes = std::uint64_t{32} << 20;
+
+}  // namespace
+
+bool more_threads_pay_off(const ThreadChoiceInput& in) {
+  const ChunkTimes& t = in.probe;
+  const bool shared_work_counts = t.read + t.decode >= t.write * kThreadsPayOff;
+  // On CPUs taken by other runnable threads a second thread only waits for one, and one
+  // preempted while it holds the file's lock holds up the writer.
+  const bool cpus_free = in.other_runnable + 2 <= in.threads;
+  return shared_work_counts && cpus_free && in.bytes_left >= kMinParallelBytes;
+}
+
+unsigned other_runnable_threads() {
+  std::ifstream in("/proc/loadavg");
+  double load[3];
+  unsigned running = 0;
+  char slash = 0;
+  if (!(in >> load[0] >> load[1] >> load[2] >> running >> slash) || slash != '/' || running == 0) return 0;
+  return running - 1;
+}
+
+}  // namespace onnxq
