@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "io/changed_size.hpp"
 #include "io/mapping_registry.hpp"
@@ -30,15 +31,17 @@ struct Slot {
 };
 std::array<Slot, kSlots> g_slots;
 std::atomic<unsigned> g_live_changes{0};  // slots now listed with changed set
+std::atomic<bool> g_ever_changed{false};  // any slot ever changed: most runs never scan the slots
 std::uintptr_t g_page_size = 4096;
 struct sigaction g_previous {};
 
 // What only normal code touches (under the mutex). Never destroyed: MappedFiles may outlive
-// static destruction.
+// static destruction. Its lists grow with the slots used, so a start-up touches no more memory
+// than it maps files.
 struct Registry {
   std::mutex mutex;
-  std::array<std::string, kSlots> paths;
-  std::array<std::size_t, kSlots> sizes{};
+  std::vector<std::string> paths;  // by slot
+  std::vector<std::size_t> sizes;
   std::string first_change;  // the first change's message, kept for the front end
 };
 Registry& registry() {
@@ -60,6 +63,7 @@ extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
                  0) == MAP_FAILED)
         break;
       if (!slot.changed.exchange(true)) g_live_changes.fetch_add(1);
+      g_ever_changed.store(true);
       return;
     }
   }
@@ -98,6 +102,10 @@ int register_mapping(const void* begin, std::size_t size, const std::string& pat
     if (slot.end.load() != 0) continue;
     const auto b = reinterpret_cast<std::uintptr_t>(begin);
     const std::uintptr_t pages = (size + g_page_size - 1) & ~(g_page_size - 1);
+    if (r.paths.size() <= i) {
+      r.paths.resize(i + 1);
+      r.sizes.resize(i + 1);
+    }
     r.paths[i] = path;
     r.sizes[i] = size;
     slot.changed.store(false);
@@ -137,6 +145,7 @@ void install_mapping_fault_guard() {
 }
 
 std::optional<std::string> mapped_file_change() {
+  if (!g_ever_changed.load()) return std::nullopt;
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   for (std::size_t i = 0; i < kSlots; ++i)
