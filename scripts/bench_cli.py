@@ -20,8 +20,8 @@ and each keeps its fastest time. In the dequant comparisons every format's comma
   model:   `export` to safetensors and `dequant --all --out-dir` of a model holding every format,
            against cat of a file of the total output size;
   startup: `onnxq --version` and `onnxq info` on a small file against `cat --version`;
-  rss:     peak RSS of dequant at two tensor sizes; the input's file pages, mapped as they are read,
-           count in RSS, so the memory onnxq allocates is RSS minus the packed input size.
+  rss:     peak RSS of dequant at two tensor sizes (the tensor data is read with pread into the
+           reader's chunk buffers, so the RSS should not grow with the tensor).
 
 Usage: bench_cli.py ONNXQ BLOCKS_DIR [--runs N] [--out-mib M] [--dirs DIR...] [--formats a,b] [--busy]
 """
@@ -383,8 +383,7 @@ def main():
                     os.path.join(work, "o")]
             kib = int(subprocess.run(argv, capture_output=True, text=True, check=True).stderr.split()[-1])
             packed = n // 32 * 18 / 2**20
-            print(f"{mib:5d} MiB output ({packed:.1f} MiB packed input, mapped): max RSS {kib / 1024:.1f} MiB, "
-                  f"{kib / 1024 - packed:.1f} MiB besides the input's mapped pages")
+            print(f"{mib:5d} MiB output ({packed:.1f} MiB packed input, read with pread): max RSS {kib / 1024:.1f} MiB")
     finally:
         shutil.rmtree(work)
 
