@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "model_hash.hpp"
+#include "onnxq/hash/hash_type.hpp"
 
 namespace onnxq::cli {
 

@@ -30,7 +30,7 @@ string(CONCAT CPACK_DEBIAN_TOOL_DESCRIPTION
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libonnxq-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # What a program linking the static library needs (see onnxqConfig.cmake.in and onnxq.pc.in).
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libprotobuf-dev, libonnx-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libprotobuf-dev, libonnx-dev, libxxhash-dev, libssl-dev, pkgconf | pkg-config")
 string(CONCAT CPACK_DEBIAN_DEV_DESCRIPTION
     "GGUF reader and exact GGML block-format decoders (C++ library)\n"
     "The onnxq engine as a static C++20 library: GGUF reading, the DequantizePacked, Unpack,\n"

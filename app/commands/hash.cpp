@@ -11,9 +11,9 @@
 #include "hash_manifest.hpp"
 #include "io_settings.hpp"
 #include "metadata_format.hpp"
-#include "model_hash.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
+#include "onnxq/hash/model_hash.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 
@@ -51,7 +51,7 @@ const char* verdict_json(Verdict v) {
 }
 
 // FILE:TENSOR for a tensor line, FILE for the model line; FILE exactly as given.
-std::string line_name(const std::string& file, const HashLine& line) {
+std::string line_name(const std::string& file, const onnxq::HashRow& line) {
   return line.tensor ? file + ":" + std::string(line.tensor->name) : file;
 }
 
@@ -91,7 +91,7 @@ HashFacts compute_hash(const HashOptions& opts) {
   HashFacts f;
   f.path = opts.path;
   f.manifest = opts.manifest;
-  for (const HashLine& line : hash_model(model, types, opts.no_layer, threads)) {
+  for (const onnxq::HashRow& line : hash_model(model, types, opts.no_layer, threads)) {
     HashRow& row = f.rows.emplace_back();
     row.type = hash_type_name(line.type);
     row.hex = line.hex;
