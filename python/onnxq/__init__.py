@@ -63,6 +63,29 @@ def formats() -> List[Format]:
     return [Format(*row) for row in _onnxq._format_rows()]
 
 
+class HashRow(NamedTuple):
+    """One line of a llama-gguf-hash manifest: a hash of one tensor's bytes or of the whole model's."""
+
+    type: str
+    """"xxh64", "xxh3", "sha1", "sha256" or "uuid"."""
+    hash: str
+    """Lowercase hex as llama-gguf-hash prints it (the uuid as 8-4-4-4-12)."""
+    tensor: Optional[str]
+    """The tensor's name; None for a row of the whole model."""
+
+
+def hash(path, types=("xxh64",), *, model_only=False, threads=None) -> List[HashRow]:
+    """Hashes a GGUF model's tensor data as `onnxq hash` and llama-gguf-hash do.
+
+    Rows come in the manifest's order: for each tensor one row per type (none with model_only;
+    never uuid, which names the model only), then one row of the whole model per type. The model's
+    hash covers every tensor's stored bytes in tensor order, without the padding between them.
+    types: names among "xxh64", "xxh3", "sha1", "sha256", "uuid" (ValueError for another).
+    threads: None is the library's default. The GIL is released while the file is read.
+    """
+    return [HashRow(*row) for row in _onnxq._hash_rows(path, types, model_only, threads)]
+
+
 from . import quants  # noqa: E402  (uses the names above)
 
 __all__ = [
@@ -77,6 +100,8 @@ __all__ = [
     "edit",
     "export_onnx",
     "formats",
+    "hash",
+    "HashRow",
     "merge",
     "onehot",
     "open",

@@ -89,6 +89,17 @@ class Format(NamedTuple):
     bits_per_weight: float
     plain_dtype: Optional[str]
 
+class HashRow(NamedTuple):
+    """One manifest line: a hash of a tensor's bytes (tensor: its name) or of the model (tensor: None)."""
+
+    type: str
+    hash: str
+    tensor: Optional[str]
+
+def hash(path: PathSpec, types: Sequence[str] = ("xxh64",), *, model_only: bool = False,
+         threads: Optional[int] = None) -> List[HashRow]:
+    """llama-gguf-hash's manifest rows: per tensor, then the model, for each of xxh64, xxh3, sha1, sha256, uuid."""
+
 def open(path: PathSpec, shards: str = "all") -> Model:
     """Opens a GGUF model (a file, split shards, http(s):// or hf:// URL) and reads its header."""
 

@@ -5,6 +5,7 @@
 
 #include "errors.hpp"
 #include "export.hpp"
+#include "hash.hpp"
 #include "model.hpp"
 #include "onnxq/core/version.hpp"
 #include "onnxq/io/mapping_guard.hpp"
@@ -22,4 +23,5 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_ops(m);
   onnxq::python::bind_writer(m);
   onnxq::python::bind_export(m);
+  onnxq::python::bind_hash(m);
 }
