@@ -1,84 +1,103 @@
 #include "onnxq/hash/model_hash.hpp"
 
 #include <algorithm>
-#include <initializer_list>
+#include <optional>
 
 #include "hash/multi_hasher.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
+#include "onnxq/core/pipeline.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 
 namespace onnxq {
 namespace {
 
-// Bytes fed to every selected hash before moving on, so that several types share one read of
-// the data while it is still in the L2 cache.
-constexpr std::size_t kFeedBytes = 256 * 1024;
+// A remote file is asked for this much ahead of the pipeline's small reads, so that its cache
+// fetches large ranges.
+constexpr std::uint64_t kPrefetchBytes = 8 << 20;
 
-// A tensor is read this much at a time: from a remote file through its source's cache, from a
-// local one with pread into the scratch buffer.
-constexpr std::uint64_t kReadBytes = 8 << 20;
+// One pipeline chunk: a piece of one tensor (chunks never span two, so each has one owner).
+struct Piece {
+  std::size_t tensor;
+  std::uint64_t offset, length;
+};
 
-void feed(std::span<const std::byte> bytes, std::initializer_list<MultiHasher*> hashers) {
-  for (std::size_t at = 0; at < bytes.size(); at += kFeedBytes) {
-    const auto piece = bytes.subspan(at, std::min(kFeedBytes, bytes.size() - at));
-    for (MultiHasher* h : hashers)
-      if (h) h->update(piece);
-  }
+std::vector<Piece> pieces_of(const std::vector<TensorInfo>& tensors) {
+  std::vector<Piece> pieces;
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    for (std::uint64_t at = 0; at < tensors[i].byte_size; at += kPipelineChunkBytes)
+      pieces.push_back({i, at, std::min<std::uint64_t>(kPipelineChunkBytes, tensors[i].byte_size - at)});
+  return pieces;
 }
 
-// Feeds a tensor's stored bytes, piece by piece.
-void feed_tensor(const GgufModel& model, const TensorInfo& tensor, std::initializer_list<MultiHasher*> hashers) {
-  const TensorReader reader(model, tensor);
-  std::vector<std::byte> piece;
-  for (std::uint64_t at = 0; at < tensor.byte_size; at += kReadBytes) {
-    const std::uint64_t n = std::min(kReadBytes, tensor.byte_size - at);
-    reader.prefetch(at, n);
-    reader.read_stored(at, n, piece, [&](std::span<const std::byte> bytes) { feed(bytes, hashers); });
+// The per-tensor hashes, fed in file order: each tensor's hashers start when its first piece
+// comes and finish when a later tensor's does (or at the end), so empty tensors get the hashes of
+// no bytes, as llama-gguf-hash prints them.
+class TensorHashes {
+ public:
+  TensorHashes(const HashSelection& types, std::size_t count) : types_(types), hex_(count) {}
+
+  void update(std::size_t tensor, std::span<const std::byte> bytes) {
+    while (next_ <= tensor) advance();
+    current_->update(bytes);
   }
-}
+  std::vector<std::vector<std::string>> finish() {
+    while (current_ || next_ < hex_.size()) advance();
+    return std::move(hex_);
+  }
+
+ private:
+  void advance() {  // finishes the current tensor and starts the next one
+    if (current_)
+      for (HashType t : kHashTypes)
+        if (types_[t]) hex_[next_ - 1].push_back(current_->finish(t));
+    current_.reset();
+    if (next_ < hex_.size()) {
+      current_.emplace(types_);
+      ++next_;
+    }
+  }
+
+  HashSelection types_;
+  std::vector<std::vector<std::string>> hex_;
+  std::optional<MultiHasher> current_;
+  std::size_t next_ = 0;  // tensors started so far
+};
 
 }  // namespace
 
 std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& types, bool model_only, int threads) {
   if (!types.any()) fail(ErrorKind::InvalidArgument, "hash: no hash type selected");
-  const unsigned workers = resolve_threads(threads);
   const std::vector<TensorInfo>& tensors = model.tensors();
   HashSelection per_tensor = types;
   per_tensor[HashType::Uuid] = false;  // uuid names the model only
   const bool layers = !model_only && per_tensor.any();
-  std::vector<std::vector<std::string>> tensor_hex(layers ? tensors.size() : 0);
+
+  std::vector<TensorReader> readers;
+  readers.reserve(tensors.size());
+  for (const TensorInfo& t : tensors) readers.emplace_back(model, t);
+  const std::vector<Piece> pieces = pieces_of(tensors);
   MultiHasher whole(types);
+  TensorHashes each(per_tensor, layers ? tensors.size() : 0);
 
-  auto hash_tensor = [&](std::size_t i, MultiHasher* also) {
-    MultiHasher one(per_tensor);
-    feed_tensor(model, tensors[i], {&one, also});
-    for (HashType t : kHashTypes)
-      if (per_tensor[t]) tensor_hex[i].push_back(one.finish(t));
-  };
+  // Consumer 0 streams the model hashes, consumer 1 (with tensor rows) the tensors': each is
+  // sequential, so they overlap each other and the reads.
+  parallel_pipeline(
+      resolve_threads(threads), pieces.size(), layers ? 2 : 1,
+      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+        const Piece& p = pieces[c];
+        if (p.offset % kPrefetchBytes == 0) readers[p.tensor].prefetch(p.offset, kPrefetchBytes);
+        return readers[p.tensor].stored(p.offset, p.length, scratch);
+      },
+      [&](unsigned consumer, std::uint64_t c, std::span<const std::byte> bytes) {
+        if (consumer == 0)
+          whole.update(bytes);
+        else
+          each.update(pieces[c].tensor, bytes);
+      });
+  for (const TensorReader& r : readers) r.check();  // a mapped file that shrank meanwhile
 
-  // Two passes read every tensor twice: only where that costs no second fetch.
-  const bool reread_is_free = std::all_of(
-      tensors.begin(), tensors.end(), [&](const TensorInfo& t) { return TensorReader(model, t).stored_in_memory(); });
-  if (workers <= 1 || !layers || !reread_is_free) {
-    // One pass: each chunk goes to the tensor's hashes and the model's while it is in cache.
-    for (std::size_t i = 0; i < tensors.size(); ++i) {
-      if (layers)
-        hash_tensor(i, &whole);
-      else
-        feed_tensor(model, tensors[i], {&whole});
-    }
-  } else {
-    // The model hashes are one sequential stream: chunk 0 walks it in file order on one thread
-    // while the others hash tensors independently.
-    parallel_chunks(workers, tensors.size() + 1, [&](unsigned, std::uint64_t c) {
-      if (c == 0)
-        for (const TensorInfo& t : tensors) feed_tensor(model, t, {&whole});
-      else
-        hash_tensor(c - 1, nullptr);
-    });
-  }
-
+  const std::vector<std::vector<std::string>> tensor_hex = each.finish();
   std::vector<HashRow> rows;
   for (std::size_t i = 0; i < tensor_hex.size(); ++i) {
     std::size_t k = 0;

@@ -1,0 +1,34 @@
+// A read-ahead pipeline: one stage fills chunks in order into a small ring of reused buffers while
+// consumer stages, each on its own thread, take every chunk in the same order. For work that reads
+// a file once and feeds several sequential consumers (the model hash and the per-tensor hashes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace onnxq {
+
+// The ring: enough chunks in flight to hide a read behind the consumers, each small enough to
+// stay in L2 between the read that copies it and the consumers that use it.
+inline constexpr unsigned kPipelineSlots = 4;
+inline constexpr std::size_t kPipelineChunkBytes = 512 * 1024;
+
+// Bytes of chunk `chunk`, read into `scratch` (a ring slot, reused) or a view of memory that stays
+// valid until the pipeline returns.
+using PipelineFill = std::function<std::span<const std::byte>(std::uint64_t chunk, std::vector<std::byte>& scratch)>;
+// Consumer `consumer` (< consumers) given chunk `chunk`'s bytes; each consumer sees the chunks in
+// order [0, chunks).
+using PipelineConsume = std::function<void(unsigned consumer, std::uint64_t chunk, std::span<const std::byte> bytes)>;
+
+// Fills every chunk once and hands it to every consumer. With `threads` >= 2 (and not inside a
+// parallel region) the filling stage and each consumer run on threads of their own, at most
+// kPipelineSlots chunks ahead of the slowest consumer; otherwise the calling thread fills each
+// chunk and runs the consumers on it in order. The first exception of any stage stops every stage
+// and is rethrown here; no stage starts a chunk after it.
+void parallel_pipeline(unsigned threads, std::uint64_t chunks, unsigned consumers, const PipelineFill& fill,
+                       const PipelineConsume& consume);
+
+}  // namespace onnxq
