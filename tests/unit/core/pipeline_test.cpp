@@ -1,0 +1,90 @@
+// parallel_pipeline (onnxq/core/pipeline.hpp): every consumer sees every chunk once, in order and
+// with the bytes filled for it, never more than the ring ahead; a failure in any stage comes
+// back to the caller and nothing hangs.
+#include "onnxq/core/pipeline.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace onnxq {
+namespace {
+
+// Chunk c holds a few bytes that say c, so a consumer can tell which chunk it got.
+std::span<const std::byte> fill_with_index(std::uint64_t c, std::vector<std::byte>& scratch) {
+  scratch.assign(1 + c % 5, static_cast<std::byte>(c * 7 + 1));
+  return scratch;
+}
+
+TEST(ParallelPipeline, EveryConsumerSeesEveryChunkInOrderWithItsBytes) {
+  for (unsigned threads : {1u, 2u, 8u})
+    for (unsigned consumers : {1u, 2u, 3u})
+      for (std::uint64_t chunks : {0ull, 1ull, 3ull, 4ull, 5ull, 1000ull}) {
+        std::vector<std::vector<std::uint64_t>> seen(consumers);
+        std::atomic<bool> bad_bytes{false};
+        parallel_pipeline(threads, chunks, consumers, fill_with_index,
+                          [&](unsigned k, std::uint64_t c, std::span<const std::byte> bytes) {
+                            if (bytes.size() != 1 + c % 5 || bytes[0] != static_cast<std::byte>(c * 7 + 1) ||
+                                bytes.back() != bytes[0])
+                              bad_bytes = true;
+                            seen[k].push_back(c);  // each consumer on one thread: no lock needed
+                          });
+        EXPECT_FALSE(bad_bytes) << threads << " " << consumers << " " << chunks;
+        for (unsigned k = 0; k < consumers; ++k) {
+          ASSERT_EQ(seen[k].size(), chunks) << threads << " " << consumers << " " << k;
+          for (std::uint64_t c = 0; c < chunks; ++c) ASSERT_EQ(seen[k][c], c) << threads << " " << k;
+        }
+      }
+}
+
+TEST(ParallelPipeline, TheFillerStaysWithinTheRingOfTheSlowestConsumer) {
+  std::atomic<std::uint64_t> slowest_done{0};  // chunks the slow consumer has finished
+  std::atomic<bool> too_far{false};
+  parallel_pipeline(
+      2, 200, 2,
+      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+        if (c >= slowest_done.load() + kPipelineSlots) too_far = true;  // its slot is still being read
+        return fill_with_index(c, scratch);
+      },
+      [&](unsigned k, std::uint64_t c, std::span<const std::byte>) {
+        if (k == 1) {
+          for (volatile int i = 0; i < 2000; ++i) {
+          }
+          slowest_done = c + 1;
+        }
+      });
+  EXPECT_FALSE(too_far);
+}
+
+TEST(ParallelPipeline, AFailureInAnyStageComesBackAndNothingHangs) {
+  for (unsigned threads : {1u, 2u})
+    for (int stage : {-1, 0, 1}) {  // -1: the filler; else that consumer
+      for (std::uint64_t at : {0ull, 3ull, 499ull}) {
+        std::atomic<std::uint64_t> after{0};  // chunks started after the failing one, by the failing stage
+        try {
+          parallel_pipeline(
+              threads, 500, 2,
+              [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+                if (stage == -1 && c == at) throw std::runtime_error("fill " + std::to_string(c));
+                if (stage == -1 && c > at) ++after;
+                return fill_with_index(c, scratch);
+              },
+              [&](unsigned k, std::uint64_t c, std::span<const std::byte>) {
+                if (static_cast<int>(k) == stage && c == at) throw std::runtime_error("consume " + std::to_string(c));
+                if (static_cast<int>(k) == stage && c > at) ++after;
+              });
+          ADD_FAILURE() << "no exception: threads " << threads << ", stage " << stage << ", at " << at;
+        } catch (const std::runtime_error& e) {
+          EXPECT_EQ(std::string(e.what()), (stage == -1 ? "fill " : "consume ") + std::to_string(at));
+        }
+        EXPECT_EQ(after.load(), 0u) << threads << " " << stage << " " << at;
+      }
+    }
+}
+
+}  // namespace
+}  // namespace onnxq
