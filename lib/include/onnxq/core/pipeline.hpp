@@ -23,11 +23,12 @@ using PipelineFill = std::function<std::span<const std::byte>(std::uint64_t chun
 // order [0, chunks).
 using PipelineConsume = std::function<void(unsigned consumer, std::uint64_t chunk, std::span<const std::byte> bytes)>;
 
-// Fills every chunk once and hands it to every consumer. With `threads` >= 2 (and not inside a
-// parallel region) the filling stage and each consumer run on threads of their own, at most
-// kPipelineSlots chunks ahead of the slowest consumer; otherwise the calling thread fills each
-// chunk and runs the consumers on it in order. The first exception of any stage stops every stage
-// and is rethrown here; no stage starts a chunk after it.
+// Fills every chunk once and hands it to every consumer. With `threads` > consumers the filling
+// stage and each consumer run on threads of their own; with `threads` == consumers (at least 2)
+// the filling thread also runs consumer 0; the filler is at most kPipelineSlots chunks ahead of the
+// slowest consumer. Otherwise (fewer threads, or inside a parallel region) the calling thread
+// fills each chunk and runs the consumers on it in order. The first exception of any stage stops
+// every stage and is rethrown here; the stage that threw starts no further chunk.
 void parallel_pipeline(unsigned threads, std::uint64_t chunks, unsigned consumers, const PipelineFill& fill,
                        const PipelineConsume& consume);
 

@@ -20,8 +20,9 @@ struct HashRow {
 // Hashes the selected types in one pass over each tensor's stored bytes. Rows come in the
 // order llama-gguf-hash prints them: for each tensor all its selected types (none when
 // `model_only`; never uuid, which names the model only), then one model row per type.
-// `threads` as for resolve_threads (0: the default). Throws Error(Io) when a read fails,
-// Error(InvalidArgument) for an empty selection.
+// `threads` as for resolve_threads (0: the default), used when a SHA type is selected (XXH types
+// alone are faster on one). Throws Error(Io) when a read fails, Error(InvalidArgument) for an
+// empty selection.
 std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& types, bool model_only, int threads = 0);
 
 }  // namespace onnxq
