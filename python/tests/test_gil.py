@@ -1,5 +1,5 @@
 """The GIL is released while the library decodes (one OpenMP thread per call, so only the GIL
-could serialize Python threads).
+could serialize Python threads), and while onnxq.hash reads and hashes a file.
 
 test_another_thread_runs_during_decodes is the proof, and no load can fake or spoil it: with the
 switch interval set to minutes, Python hands the GIL to another thread only when the holder lets
@@ -41,19 +41,20 @@ def tensor(tmp_path_factory):
     path = tmp_path_factory.mktemp("gil") / "big.gguf"
     gguf_tool.write_gguf(str(path), [], [[b"w", (ELEMENTS // 1024, 1024)[::-1], 12, 0, q4_k.tobytes()]], 32)
     with onnxq.open(path) as m:
-        yield m["w"], q4_k
+        yield m["w"], q4_k, path
 
 
 def decoder(tensor, path):
-    t, raw = tensor
+    t, raw, file = tensor
     return {
+        "onnxq.hash": lambda: onnxq.hash(file, ("xxh64", "sha256"), threads=1),
         "Tensor.numpy": lambda: t.numpy(threads=1),
         "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
         "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
     }[path]
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("path", PATHS + ["onnxq.hash"])
 def test_another_thread_runs_during_decodes(tensor, path):
     work = decoder(tensor, path)
     work()
