@@ -87,11 +87,10 @@ HashFacts compute_hash(const HashOptions& opts) {
   if (!types.any()) types[HashType::Xxh64] = true;
 
   const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
-  const int threads = static_cast<int>(resolve_threads(opts.threads));
   HashFacts f;
   f.path = opts.path;
   f.manifest = opts.manifest;
-  for (const onnxq::HashRow& line : hash_model(model, types, opts.no_layer, threads)) {
+  for (const onnxq::HashRow& line : hash_model(model, types, opts.no_layer, opts.threads)) {
     HashRow& row = f.rows.emplace_back();
     row.type = hash_type_name(line.type);
     row.hex = line.hex;

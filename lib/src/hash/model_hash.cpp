@@ -81,12 +81,13 @@ std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& typ
   TensorHashes each(per_tensor, layers ? tensors.size() : 0);
 
   // Consumer 0 streams the model hashes, consumer 1 (with tensor rows) the tensors': each is
-  // sequential, so they overlap each other and the reads. XXH64 and XXH3 alone run on one thread:
-  // they hash a chunk faster than it moves to another core (twice the CPU time for no gain on
-  // scripts/bench-hash's 2-CPU machine), where SHA-1 and SHA-256 take several times longer.
+  // sequential, so they overlap each other and the reads. By default XXH64 and XXH3 alone run on
+  // one thread: they hash a chunk faster than it moves to another core (twice the CPU time for no
+  // gain on scripts/bench-hash's 2-CPU machine), where SHA-1 and SHA-256 take several times longer.
   const bool digests = types[HashType::Sha1] || types[HashType::Sha256] || types[HashType::Uuid];
+  const unsigned workers = threads > 0 ? resolve_threads(threads) : digests ? resolve_threads(0) : 1;
   parallel_pipeline(
-      digests ? resolve_threads(threads) : 1, pieces.size(), layers ? 2 : 1,
+      workers, pieces.size(), layers ? 2 : 1,
       [&](std::uint64_t c, std::vector<std::byte>& scratch) {
         const Piece& p = pieces[c];
         if (p.offset % kPrefetchBytes == 0) readers[p.tensor].prefetch(p.offset, kPrefetchBytes);
