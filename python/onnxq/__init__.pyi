@@ -12,6 +12,8 @@ from . import quants as quants
 __version__: str
 
 DTypeSpec = Union[str, np.dtype, type]
+# out=: a writable C-contiguous numpy array or buffer-protocol object (memoryview, bytearray ...).
+OutBuffer = Union[np.ndarray, memoryview, bytearray, Any]
 PathSpec = Union[str, bytes, os.PathLike]
 
 class InvalidInputError(ValueError):
@@ -44,9 +46,12 @@ class TensorInfo:
 class Tensor(TensorInfo):
     """A tensor of an open Model: its descriptor and its data."""
 
-    def numpy(self, dtype: Optional[DTypeSpec] = None, threads: Optional[int] = None) -> np.ndarray:
-        """Decodes the tensor into a new numpy array of its shape. A tensor of a type onnxq does not
-        know (type "type 142", format None) raises InvalidInputError naming its type id."""
+    def numpy(self, dtype: Optional[DTypeSpec] = None, threads: Optional[int] = None, *,
+              out: Optional[OutBuffer] = None) -> Any:
+        """Decodes the tensor into a new numpy array of its shape, or into `out` (exactly n_elements
+        elements of any shape, writable, C-contiguous; its dtype is the output dtype) and returns
+        out itself. A tensor of a type onnxq does not know (type "type 142", format None) raises
+        InvalidInputError naming its type id."""
     def raw(self) -> npt.NDArray[np.uint8]:
         """The packed bytes as stored: a read-only view of the mapping for a local file (bytes past
         the end of a file that shrinks meanwhile read as zeros). For a type onnxq does not know, one
@@ -125,9 +130,10 @@ def export_onnx(path: PathSpec, onnx_path: PathSpec, *, tensors: Optional[Sequen
 def formats() -> List[Format]:
     """The formats onnxq decodes: the 27 block formats, then the plain types."""
 
-def dequantize(x: npt.ArrayLike, format: str, shape: Sequence[int], dtype: Optional[DTypeSpec] = "float32",
-               threads: Optional[int] = None) -> np.ndarray:
-    """DequantizePacked-29: packed blocks to a float array of the given shape."""
+def dequantize(x: npt.ArrayLike, format: str, shape: Sequence[int], dtype: Optional[DTypeSpec] = None,
+               threads: Optional[int] = None, *, out: Optional[OutBuffer] = None) -> Any:
+    """DequantizePacked-29: packed blocks to a float array of the given shape (float32 unless
+    dtype says otherwise), or into `out` (product(shape) elements, apart from x), returned itself."""
 
 def unpack(x: npt.ArrayLike, count: Optional[int] = None, *, bits: Optional[int] = None,
            radix: Optional[int] = None, group_size: Optional[int] = None, axis: int = -1) -> npt.NDArray[np.uint8]:

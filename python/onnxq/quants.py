@@ -50,7 +50,7 @@ def quant_shape_from_byte_shape(shape: Sequence[int], quant_type) -> Tuple[int, 
     return (*shape[:-1], shape[-1] // block_bytes * block_elements)
 
 
-def dequantize(data: np.ndarray, qtype, *, threads=None) -> np.ndarray:
+def dequantize(data: np.ndarray, qtype, *, threads=None, out=None) -> np.ndarray:
     """Decodes packed GGML data as gguf-py's ``gguf.quants.dequantize(data, qtype)`` does.
 
     data: the packed bytes, as a numpy array whose last axis holds whole blocks (it is read as
@@ -59,16 +59,22 @@ def dequantize(data: np.ndarray, qtype, *, threads=None) -> np.ndarray:
     qtype: the GGML type: an int, or an IntEnum such as gguf-py's GGMLQuantizationType (read by
         its value; gguf-py is not imported).
     threads: OpenMP threads (an onnxq extra); None is the library's default.
+    out: a writable C-contiguous array or buffer (an onnxq extra) of exactly as many elements as
+        the data holds, in any shape, apart from data's memory: the values are decoded into it in
+        its dtype (float32, float16, bfloat16 or float64; an integer type's own dtype too) and
+        out itself is returned, for a loader that reuses its buffers. The plain types are copied
+        into it too, never returned as views then.
 
     Returns float32 of shape (..., elements per row), bit for bit ggml's values (and gguf-py's).
     As in gguf-py, F32 data comes back as a view (``data.view(np.float32)``); the other plain
     types gguf-py lacks (F64, I8, I16, I32, I64) likewise come back as views in their own dtype.
     Raises NotImplementedError for a type onnxq cannot decode, ValueError when the last axis is
-    not a whole number of blocks, TypeError for a qtype that is not an integer.
+    not a whole number of blocks or an out of the wrong dtype, size or layout, read-only or
+    overlapping data, TypeError for a qtype that is not an integer.
     """
     ggml_type, name, _, block_elements, block_bytes, _, plain = _format(qtype)
     data = np.asarray(data)
-    if plain is not None and ggml_type not in (_F16, _BF16):
+    if out is None and plain is not None and ggml_type not in (_F16, _BF16):
         return data.view(np.dtype(plain))
     if data.ndim == 0:
         raise ValueError(f"{name} data must have at least one axis, got a 0-d array")
@@ -77,4 +83,4 @@ def dequantize(data: np.ndarray, qtype, *, threads=None) -> np.ndarray:
         raise ValueError(f"{name} data must hold whole {block_bytes}-byte blocks along its last axis, "
                          f"got {rows.shape[-1]} bytes per row")
     shape = (*rows.shape[:-1], rows.shape[-1] // block_bytes * block_elements)
-    return _onnxq._decode_ggml(rows, ggml_type, shape, threads)
+    return _onnxq._decode_ggml(rows, ggml_type, shape, threads, out, data)

@@ -1,6 +1,6 @@
 """Type stubs for onnxq.quants: gguf-py's gguf.quants.dequantize on onnxq's decoders."""
 
-from typing import Optional, Sequence, SupportsIndex, Tuple
+from typing import Any, Optional, Sequence, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -11,5 +11,8 @@ def quant_shape_to_byte_shape(shape: Sequence[int], quant_type: SupportsIndex) -
 def quant_shape_from_byte_shape(shape: Sequence[int], quant_type: SupportsIndex) -> Tuple[int, ...]:
     """The element shape of `quant_type` data of byte shape `shape`."""
 
-def dequantize(data: npt.ArrayLike, qtype: SupportsIndex, *, threads: Optional[int] = None) -> np.ndarray:
-    """Decodes packed GGML data as gguf-py's gguf.quants.dequantize(data, qtype) does."""
+def dequantize(data: npt.ArrayLike, qtype: SupportsIndex, *, threads: Optional[int] = None,
+               out: Optional[Any] = None) -> Any:
+    """Decodes packed GGML data as gguf-py's gguf.quants.dequantize(data, qtype) does; with `out`
+    (a writable C-contiguous buffer of as many elements, apart from data), into out in its dtype,
+    returning out itself."""

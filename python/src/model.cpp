@@ -19,6 +19,7 @@
 #include "onnxq/io/io_options.hpp"
 #include "onnxq/io/remote_file.hpp"
 #include "onnxq/stream/tensor_stream.hpp"
+#include "out_arg.hpp"
 
 namespace onnxq::python {
 namespace {
@@ -115,18 +116,24 @@ void check_numpy_can_hold(const TensorHandle& t, const Shape& shape, std::size_t
                   ", which numpy cannot make an array of (its dimensions multiply past the largest array size)");
 }
 
-py::array decode(const TensorHandle& t, const py::object& dtype, const py::object& threads) {
+py::object decode(const TensorHandle& t, const py::object& dtype, const py::object& threads, const py::object& out) {
   const auto file = t.model->open_file();
   const TensorInfo& info = info_of(*file, t);
-  const DType out = dtype.is_none() ? default_decode_dtype(known_format(info)) : dtype_arg(dtype, "dtype");
   const int n = threads_arg(threads);
-  check_numpy_can_hold(t, info.onnx_shape(), dtype_info(out).bits / 8);
-  py::array result = empty_array(out, info.onnx_shape());
+  if (!out.is_none()) {
+    const OutArg dst = out_arg(out, dtype, known_format(info), info.element_count, "the tensor");
+    py::gil_scoped_release release;
+    decode_into(TensorReader(*file, info), dst.dtype, dst.bytes, StreamOptions{n, {}});
+    return dst.given;
+  }
+  const DType as = dtype.is_none() ? default_decode_dtype(known_format(info)) : dtype_arg(dtype, "dtype");
+  check_numpy_can_hold(t, info.onnx_shape(), dtype_info(as).bits / 8);
+  py::array result = empty_array(as, info.onnx_shape());
   const std::span<std::byte> dst(static_cast<std::byte*>(result.mutable_data()),
                                  static_cast<std::size_t>(result.nbytes()));
   {
     py::gil_scoped_release release;
-    decode_into(TensorReader(*file, info), out, dst, StreamOptions{n, {}});
+    decode_into(TensorReader(*file, info), as, dst, StreamOptions{n, {}});
   }
   return result;
 }
@@ -234,8 +241,9 @@ Attributes:
   py::class_<TensorHandle, TensorDescriptor>(m, "Tensor", R"doc(
 A tensor of an open Model: its descriptor (see TensorInfo) and its data.
 )doc")
-      .def("numpy", &decode, "dtype"_a = py::none(), "threads"_a = py::none(), R"doc(
-Decodes the tensor into a new numpy array of its shape.
+      .def("numpy", &decode, "dtype"_a = py::none(), "threads"_a = py::none(), py::kw_only(), "out"_a = py::none(),
+           R"doc(
+Decodes the tensor into a new numpy array of its shape, or into `out`.
 
 dtype: "float32" (the default for the block formats and the float types), "float16",
   "bfloat16" or "float64", as a name or a numpy dtype; an integer tensor (I8 ... I64) comes back
@@ -244,9 +252,13 @@ dtype: "float32" (the default for the block formats and the float types), "float
   the bfloat16 bit patterns.
 threads: OpenMP threads for the decode; None is the library's default (OMP_NUM_THREADS, else
   every CPU this process may use).
+out: a writable C-contiguous array or buffer of exactly n_elements elements (any shape) to decode
+  into, e.g. one reused across tensors so that its pages are not faulted in again; the call
+  returns out itself. Without dtype its dtype is out's; with dtype, the two must agree.
 
 The values are bit for bit ggml's. The GIL is released while decoding and while a remote file's
-bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to, OSError when a
+bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to or an out of the
+wrong dtype, size or layout, or read-only, OSError when a
 remote read fails or the file changed size while it was read, ValueError when the model is closed.
 )doc")
       .def("raw", &raw, R"doc(

@@ -16,6 +16,7 @@
 #include "onnxq/ops/onehot.hpp"
 #include "onnxq/ops/unpack.hpp"
 #include "onnxq/ops/unsqueeze.hpp"
+#include "out_arg.hpp"
 
 namespace onnxq::python {
 namespace {
@@ -24,22 +25,40 @@ using namespace pybind11::literals;
 
 Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
 
-py::array dequantize(const py::object& x, const std::string& format, const std::vector<std::int64_t>& shape,
-                     const py::object& dtype, const py::object& threads) {
+// The element count of a shape check_dequantize_packed accepted (it holds x's bytes, so it fits).
+std::uint64_t element_count(const Shape& shape) {
+  std::uint64_t n = 1;
+  for (const std::int64_t d : shape)
+    if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(d), &n)) throw py::value_error("shape is too large");
+  return n;
+}
+
+py::object dequantize(const py::object& x, const std::string& format, const std::vector<std::int64_t>& shape,
+                      const py::object& dtype, const py::object& threads, const py::object& out) {
   const TensorArg in = tensor_arg(x, "x");
   DequantizePackedAttributes attrs;
   attrs.format = format;
   attrs.shape = Shape(shape.begin(), shape.end());
   attrs.output_dtype = dtype.is_none() ? DType::Float : dtype_arg(dtype, "dtype");
   const int n = threads_arg(threads);
-  check_dequantize_packed(attrs, in.tensor.bytes().size());  // a bad shape fails before numpy allocates it
-  py::array out = empty_array(attrs.output_dtype, attrs.shape);
-  void* dst = out.mutable_data();
+  const BlockFormat& row = check_dequantize_packed(attrs, in.tensor.bytes().size());  // before numpy allocates
+  if (!out.is_none()) {
+    const OutArg dst = out_arg(out, dtype, row, element_count(attrs.shape), "shape " + shape_to_string(attrs.shape));
+    check_out_apart(dst, x, "x");
+    check_out_apart(dst, in.array, "x");  // the contiguous copy of x, when tensor_arg made one
+    attrs.output_dtype = dst.dtype;
+    check_dequantize_packed(attrs, in.tensor.bytes().size());  // out's dtype, when it chose one
+    py::gil_scoped_release release;
+    dequantize_packed_into(in.tensor, attrs, dst.bytes.data(), n);
+    return dst.given;
+  }
+  py::array result = empty_array(attrs.output_dtype, attrs.shape);
+  void* data = result.mutable_data();
   {
     py::gil_scoped_release release;
-    dequantize_packed_into(in.tensor, attrs, dst, n);
+    dequantize_packed_into(in.tensor, attrs, data, n);
   }
-  return out;
+  return result;
 }
 
 py::array unpack(const py::object& x, const std::optional<std::int64_t>& count, const std::optional<std::int64_t>& bits,
@@ -94,9 +113,11 @@ py::list format_rows() {
   return rows;
 }
 
-// quants.dequantize's decode: whole blocks of a GGML type, C-contiguous uint8 in, float32 out.
-py::array decode_ggml(const py::array& data, std::uint32_t ggml_type, const std::vector<std::int64_t>& shape,
-                      const py::object& threads) {
+// quants.dequantize's decode: whole blocks of a GGML type, C-contiguous uint8 in, float32 out (a
+// new array of `shape`), or out's dtype into out. `source` is the caller's data before it was
+// made contiguous, which out must not overlap either.
+py::object decode_ggml(const py::array& data, std::uint32_t ggml_type, const std::vector<std::int64_t>& shape,
+                       const py::object& threads, const py::object& out, const py::object& source) {
   const BlockFormat* format = find_format_by_ggml_type(ggml_type);
   if (!format) throw py::value_error("no GGML type " + std::to_string(ggml_type));
   if (data.dtype().attr("name").cast<std::string>() != "uint8" || !(data.flags() & py::array::c_style))
@@ -104,22 +125,31 @@ py::array decode_ggml(const py::array& data, std::uint32_t ggml_type, const std:
   const int n = threads_arg(threads);
   const auto* src = static_cast<const std::byte*>(data.data());
   const std::span<const std::byte> bytes(src, static_cast<std::size_t>(data.nbytes()));
-  py::array out = empty_array(DType::Float, Shape(shape.begin(), shape.end()));
-  if (static_cast<std::uint64_t>(out.size()) != bytes.size() / format->block_bytes * format->block_elements)
+  const std::uint64_t blocks = bytes.size() / format->block_bytes;
+  if (!out.is_none()) {
+    const OutArg dst = out_arg(out, py::none(), *format, blocks * format->block_elements, "the data");
+    check_out_apart(dst, data, "data");
+    if (!source.is_none()) check_out_apart(dst, source, "data");
+    py::gil_scoped_release release;
+    decode_blocks(*format, bytes, 0, blocks, dst.dtype, dst.bytes.data(), n);
+    return dst.given;
+  }
+  py::array result = empty_array(DType::Float, Shape(shape.begin(), shape.end()));
+  if (static_cast<std::uint64_t>(result.size()) != blocks * format->block_elements)
     throw py::value_error("the output shape does not hold the blocks of the data");
-  void* dst = out.mutable_data();
+  void* dst = result.mutable_data();
   {
     py::gil_scoped_release release;
-    decode_blocks(*format, bytes, 0, bytes.size() / format->block_bytes, DType::Float, dst, n);
+    decode_blocks(*format, bytes, 0, blocks, DType::Float, dst, n);
   }
-  return out;
+  return result;
 }
 
 }  // namespace
 
 void bind_ops(py::module_& m) {
-  m.def("dequantize", &dequantize, "x"_a, "format"_a, "shape"_a, "dtype"_a = "float32", "threads"_a = py::none(),
-        R"doc(
+  m.def("dequantize", &dequantize, "x"_a, "format"_a, "shape"_a, "dtype"_a = py::none(), "threads"_a = py::none(),
+        py::kw_only(), "out"_a = py::none(), R"doc(
 DequantizePacked-29: packed GGML/GGUF blocks to a float array of the given shape.
 
 x: a 1-D uint8 array holding exactly the blocks: product(shape[:-1]) * (shape[-1] / B) * S bytes
@@ -127,13 +157,16 @@ x: a 1-D uint8 array holding exactly the blocks: product(shape[:-1]) * (shape[-1
 format: the format id, fixed and case-sensitive: "gguf:q4_0", "gguf:q4_k", "gguf:iq2_xxs" ...
   (see onnxq.formats()).
 shape: the output shape (ONNX order, rank >= 1, shape[-1] a multiple of B).
-dtype: "float32" (default), "float16", "bfloat16" or "float64" (a name or a numpy dtype;
-  bfloat16 as for Tensor.numpy()).
+dtype: "float32" (the default without out), "float16", "bfloat16" or "float64" (a name or a
+  numpy dtype; bfloat16 as for Tensor.numpy()).
 threads: OpenMP threads; None is the library's default.
+out: a writable C-contiguous array or buffer of exactly product(shape) elements (any shape),
+  apart from x's memory, to decode into instead of a new array; the call returns out itself.
+  Without dtype its dtype is out's; with dtype, the two must agree.
 
 The values are bit for bit ggml's; the GIL is released while decoding. Raises ValueError for a
-bad attribute and onnxq.InvalidInputError when x does not match the shape, with the operator's
-message.
+bad attribute or a wrong out (dtype, size, layout, read-only, overlapping x) and
+onnxq.InvalidInputError when x does not match the shape, with the operator's message.
 )doc");
   m.def("unpack", &unpack, "x"_a, "count"_a = py::none(), py::kw_only(), "bits"_a = py::none(), "radix"_a = py::none(),
         "group_size"_a = py::none(), "axis"_a = -1, R"doc(
@@ -170,7 +203,8 @@ Raises ValueError for an axis out of range or named twice.
         "The format table: (ggml_type, type, format_id, block_elements, block_bytes, bits_per_weight, "
         "plain_numpy_dtype) per GGML type.");
   m.def("_decode_ggml", &decode_ggml, "data"_a, "ggml_type"_a, "shape"_a, "threads"_a = py::none(),
-        "quants.dequantize's decode: C-contiguous uint8 blocks to a new float32 array of `shape`.");
+        "out"_a = py::none(), "source"_a = py::none(),
+        "quants.dequantize's decode: C-contiguous uint8 blocks to a new float32 array of `shape`, or into out.");
 }
 
 }  // namespace onnxq::python
