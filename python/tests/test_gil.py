@@ -30,6 +30,7 @@ ELEMENTS = 4 << 20  # 16 MiB of float32 per call, from malloc's arenas after the
 CALLS = 10  # per thread and round: tens of milliseconds of decoding, far beyond the rest of a round
 BUDGET = 30.0  # seconds of rounds at most
 PATHS = ["Tensor.numpy", "quants.dequantize", "onnxq.dequantize"]
+OUT_PATHS = [p + "(out=)" for p in PATHS]  # decoding into the caller's array releases it too
 
 
 @pytest.fixture(scope="module")
@@ -46,15 +47,20 @@ def tensor(tmp_path_factory):
 
 def decoder(tensor, path):
     t, raw, file = tensor
+    out = np.empty(ELEMENTS, np.float32)
     return {
         "onnxq.hash": lambda: onnxq.hash(file, ("xxh64", "sha256"), threads=1),
         "Tensor.numpy": lambda: t.numpy(threads=1),
         "quants.dequantize": lambda: quants.dequantize(raw, 12, threads=1),
         "onnxq.dequantize": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1),
+        "Tensor.numpy(out=)": lambda: t.numpy(threads=1, out=out),
+        "quants.dequantize(out=)": lambda: quants.dequantize(raw, 12, threads=1, out=out),
+        "onnxq.dequantize(out=)": lambda: onnxq.dequantize(raw.reshape(-1), "gguf:q4_k", [ELEMENTS], threads=1,
+                                                           out=out),
     }[path]
 
 
-@pytest.mark.parametrize("path", PATHS + ["onnxq.hash"])
+@pytest.mark.parametrize("path", PATHS + OUT_PATHS + ["onnxq.hash"])
 def test_another_thread_runs_during_decodes(tensor, path):
     work = decoder(tensor, path)
     work()
