@@ -122,9 +122,11 @@ py::object decode(const TensorHandle& t, const py::object& dtype, const py::obje
   const int n = threads_arg(threads);
   if (!out.is_none()) {
     const OutArg dst = out_arg(out, dtype, known_format(info), info.element_count, "the tensor");
-    py::gil_scoped_release release;
-    decode_into(TensorReader(*file, info), dst.dtype, dst.bytes, StreamOptions{n, {}});
-    return dst.given;
+    {
+      py::gil_scoped_release release;
+      decode_into(TensorReader(*file, info), dst.dtype, dst.bytes, StreamOptions{n, {}});
+    }
+    return dst.given;  // with the GIL: copying it counts a reference
   }
   const DType as = dtype.is_none() ? default_decode_dtype(known_format(info)) : dtype_arg(dtype, "dtype");
   check_numpy_can_hold(t, info.onnx_shape(), dtype_info(as).bits / 8);

@@ -48,9 +48,11 @@ py::object dequantize(const py::object& x, const std::string& format, const std:
     check_out_apart(dst, in.array, "x");  // the contiguous copy of x, when tensor_arg made one
     attrs.output_dtype = dst.dtype;
     check_dequantize_packed(attrs, in.tensor.bytes().size());  // out's dtype, when it chose one
-    py::gil_scoped_release release;
-    dequantize_packed_into(in.tensor, attrs, dst.bytes.data(), n);
-    return dst.given;
+    {
+      py::gil_scoped_release release;
+      dequantize_packed_into(in.tensor, attrs, dst.bytes.data(), n);
+    }
+    return dst.given;  // with the GIL: copying it counts a reference
   }
   py::array result = empty_array(attrs.output_dtype, attrs.shape);
   void* data = result.mutable_data();
@@ -130,9 +132,11 @@ py::object decode_ggml(const py::array& data, std::uint32_t ggml_type, const std
     const OutArg dst = out_arg(out, py::none(), *format, blocks * format->block_elements, "the data");
     check_out_apart(dst, data, "data");
     if (!source.is_none()) check_out_apart(dst, source, "data");
-    py::gil_scoped_release release;
-    decode_blocks(*format, bytes, 0, blocks, dst.dtype, dst.bytes.data(), n);
-    return dst.given;
+    {
+      py::gil_scoped_release release;
+      decode_blocks(*format, bytes, 0, blocks, dst.dtype, dst.bytes.data(), n);
+    }
+    return dst.given;  // with the GIL: copying it counts a reference
   }
   py::array result = empty_array(DType::Float, Shape(shape.begin(), shape.end()));
   if (static_cast<std::uint64_t>(result.size()) != blocks * format->block_elements)

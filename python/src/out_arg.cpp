@@ -52,6 +52,45 @@ std::string decodable_dtypes(const BlockFormat& format) {
   return text;
 }
 
+// The bytes from the lowest to the highest element of an array or buffer, strides either way;
+// none for an empty one or an object with no buffer. Bounds only, as numpy's may_share_memory, and
+// without it: numpy lets go of the GIL there, which would hide a decode that holds it (test_gil).
+struct Span {
+  const std::byte* begin;
+  const std::byte* end;
+};
+
+std::optional<Span> span_from(const void* data, int ndim, const Py_ssize_t* shape, const Py_ssize_t* strides,
+                              Py_ssize_t itemsize) {
+  std::ptrdiff_t low = 0, high = 0;
+  for (int i = 0; i < ndim; ++i) {
+    if (shape[i] == 0) return std::nullopt;
+    const std::ptrdiff_t reach = (shape[i] - 1) * (strides ? strides[i] : 0);
+    (reach < 0 ? low : high) += reach;
+  }
+  const auto* base = static_cast<const std::byte*>(data);
+  return Span{base + low, base + high + itemsize};
+}
+
+std::optional<Span> span_of(const py::handle& input) {
+  if (py::isinstance<py::array>(input)) {
+    const auto a = py::reinterpret_borrow<py::array>(input);
+    return span_from(a.data(), static_cast<int>(a.ndim()), a.shape(), a.strides(), a.itemsize());
+  }
+  if (!PyObject_CheckBuffer(input.ptr())) return std::nullopt;
+  Py_buffer view;
+  if (PyObject_GetBuffer(input.ptr(), &view, PyBUF_FULL_RO) != 0) {
+    PyErr_Clear();  // not readable as a whole: then it was not read as x either
+    return std::nullopt;
+  }
+  std::optional<Span> span =
+      view.strides ? span_from(view.buf, view.ndim, view.shape, view.strides, view.itemsize)
+                   : Span{static_cast<const std::byte*>(view.buf), static_cast<const std::byte*>(view.buf) + view.len};
+  if (view.len == 0) span.reset();
+  PyBuffer_Release(&view);
+  return span;
+}
+
 }  // namespace
 
 OutArg out_arg(const py::handle& out, const py::handle& dtype, const BlockFormat& format, std::uint64_t count,
@@ -84,9 +123,10 @@ OutArg out_arg(const py::handle& out, const py::handle& dtype, const BlockFormat
 }
 
 void check_out_apart(const OutArg& out, const py::handle& input, std::string_view what) {
-  // Bounds only: an overlap of the ranges is refused even where strides interleave.
-  const py::object overlaps = py::module_::import("numpy").attr("may_share_memory")(out.array, input);
-  if (overlaps.cast<bool>())
+  const std::optional<Span> in = span_of(input);
+  const auto* begin = out.bytes.data();
+  const auto* end = begin + out.bytes.size();
+  if (in && !out.bytes.empty() && in->begin < end && begin < in->end)
     throw py::value_error("out overlaps the memory of " + std::string(what) +
                           ", the packed input; it must be a separate buffer");
 }
