@@ -9,6 +9,7 @@ OpenMP threads, straight into arrays that numpy allocates, with the GIL released
         m.tensors                            # list of Tensor: name, type, format, shape, ne, nbytes ...
         t = m["blk.0.attn_q.weight"]
         t.numpy()                            # float32; dtype="float16" | "bfloat16" | "float64"
+        t.numpy(out=buf)                     # into your own array (reused: no page faults), returns buf
         t.raw()                              # uint8 view of the packed bytes (zero-copy for local files)
     onnxq.dequantize(x, format="gguf:q4_0", shape=[2, 32])    # DequantizePacked itself
     from onnxq import quants                 # gguf-py's quants.dequantize(data, qtype), same results
