@@ -77,6 +77,9 @@ def test_remote_model_equals_the_local_one(url, path):
             want = expected(e) if "expected_native" not in e else local[e["name"]].numpy()
             assert_same_bits(t.numpy(), want, e["name"])
             assert_same_bits(t.numpy("float16"), local[e["name"]].numpy("float16"), e["name"] + " float16")
+            out = np.full(t.n_elements, 0x5A, want.dtype)  # out=: the remote bytes decoded into it
+            assert t.numpy(out=out) is out
+            assert_same_bits(out.reshape(want.shape), want, e["name"] + " out=")
             raw = t.raw()
             assert raw.shape == local[e["name"]].raw().shape
             assert hashlib.sha256(raw.tobytes()).hexdigest() == e["raw_sha256"]
