@@ -259,9 +259,9 @@ out: a writable C-contiguous array or buffer of exactly n_elements elements (any
   returns out itself. Without dtype its dtype is out's; with dtype, the two must agree.
 
 The values are bit for bit ggml's. The GIL is released while decoding and while a remote file's
-bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to or an out of the
-wrong dtype, size or layout, or read-only, OSError when a
-remote read fails or the file changed size while it was read, ValueError when the model is closed.
+bytes are read. Raises ValueError for a dtype the tensor cannot be decoded to, for an out of the
+wrong dtype, element count or layout or a read-only one, and when the model is closed; OSError
+when a remote read fails or the file changed size while it was read.
 )doc")
       .def("raw", &raw, R"doc(
 The tensor's packed bytes as a uint8 array of shape shape[:-1] + (bytes per row,), as stored in
