@@ -114,8 +114,7 @@ class Stream {
  private:
   using Clock = std::chrono::steady_clock;
   // Reads chunk `index` and decodes it into `buffer` with one thread; returns its output bytes.
-  // `times`, when given, gets the read and the decoding apart: only decoding is work that more
-  // threads can share out, while reading a file is mostly the kernel's copy.
+  // `times`, when given, gets the read and the decoding apart, for the thread choice and the log.
   std::size_t decode_chunk(std::uint64_t index, ChunkBuffer& buffer, ChunkTimes* times = nullptr) const {
     const std::uint64_t first = index * c_.chunk_blocks;
     const std::uint64_t n = std::min<std::uint64_t>(c_.chunk_blocks, c_.blocks - first);
