@@ -25,14 +25,6 @@ using namespace pybind11::literals;
 
 Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&v, 1))); }
 
-// The element count of a shape check_dequantize_packed accepted (it holds x's bytes, so it fits).
-std::uint64_t element_count(const Shape& shape) {
-  std::uint64_t n = 1;
-  for (const std::int64_t d : shape)
-    if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(d), &n)) throw py::value_error("shape is too large");
-  return n;
-}
-
 py::object dequantize(const py::object& x, const std::string& format, const std::vector<std::int64_t>& shape,
                       const py::object& dtype, const py::object& threads, const py::object& out) {
   const TensorArg in = tensor_arg(x, "x");
@@ -43,7 +35,8 @@ py::object dequantize(const py::object& x, const std::string& format, const std:
   const int n = threads_arg(threads);
   const BlockFormat& row = check_dequantize_packed(attrs, in.tensor.bytes().size());  // before numpy allocates
   if (!out.is_none()) {
-    const OutArg dst = out_arg(out, dtype, row, element_count(attrs.shape), "shape " + shape_to_string(attrs.shape));
+    const OutArg dst =
+        out_arg(out, dtype, row, shape_element_count(attrs.shape), "shape " + shape_to_string(attrs.shape));
     check_out_apart(dst, x, "x");
     check_out_apart(dst, in.array, "x");  // the contiguous copy of x, when tensor_arg made one
     attrs.output_dtype = dst.dtype;
