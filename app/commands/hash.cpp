@@ -12,7 +12,6 @@
 #include "io_settings.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/core/parallel.hpp"
 #include "onnxq/hash/model_hash.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
