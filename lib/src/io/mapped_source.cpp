@@ -1,6 +1,6 @@
 #include "onnxq/io/mapped_source.hpp"
 
-#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -9,10 +9,6 @@
 #include "io/read_loop.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/io/mapping_guard.hpp"
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22  // Linux 5.14
-#endif
 
 namespace onnxq {
 
@@ -40,13 +36,12 @@ bool MappedSource::read_beats_view() const { return file_->descriptor() >= 0 && 
 void MappedSource::check() const { throw_if_mapped_file_changed(); }
 
 void MappedSource::will_read(std::uint64_t offset, std::uint64_t length) const noexcept {
-  // Only a hint: older kernels (EINVAL) and bytes read from a pipe are left to ordinary faults.
-  if (offset >= file_->size() || length == 0) return;
+  // Only a hint, for a file read with pread (a stream's bytes are in memory already): a cold file's
+  // pages are read ahead. The mapping is left alone; filling its page tables for data that pread
+  // copies cost as much as the copy.
+  if (file_->descriptor() < 0 || offset >= file_->size() || length == 0) return;
   length = std::min<std::uint64_t>(length, file_->size() - offset);
-  static const std::uintptr_t page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto at = reinterpret_cast<std::uintptr_t>(file_->bytes().data()) + offset;
-  const std::uintptr_t begin = at & ~(page - 1);
-  ::madvise(reinterpret_cast<void*>(begin), at + length - begin, MADV_POPULATE_READ);
+  ::posix_fadvise(file_->descriptor(), static_cast<off_t>(offset), static_cast<off_t>(length), POSIX_FADV_WILLNEED);
 }
 
 }  // namespace onnxq

@@ -29,8 +29,7 @@ class MappedSource final : public ByteSource {
   std::optional<std::span<const std::byte>> view() const override { return file_->bytes(); }
   using ByteSource::view;
   void check() const override;
-  // Fills the page tables for the range in one system call (MADV_POPULATE_READ), instead of one
-  // page fault per page, which costs more than hashing data that is in the page cache.
+  // Asks the kernel to read the range ahead (posix_fadvise WILLNEED): reads come by pread.
   void will_read(std::uint64_t offset, std::uint64_t length) const noexcept override;
 
   // The mapping, for readers that keep views of it alive.
