@@ -47,6 +47,7 @@ CpuFeatures detect() {
   const bool avx512f = bit(l7.b, 16), avx512bw = bit(l7.b, 30), avx512vl = bit(l7.b, 31);
   f.avx512 = f.avx2 && zmm_os && avx512f && avx512bw && avx512vl;
   f.avx512_vbmi = f.avx512 && bit(l7.c, 1);
+  f.avx512_dq = f.avx512 && bit(l7.b, 17);
   if (f.avx512 && l7.a >= 1) f.avx512_bf16 = bit(cpuid(7, 1).a, 5);
   return f;
 }

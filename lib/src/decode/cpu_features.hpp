@@ -13,6 +13,7 @@ struct CpuFeatures {
   bool avx2 = false;         // AVX2 + FMA + F16C, with YMM state enabled by the OS
   bool avx512 = false;       // AVX-512 F/BW/VL, with ZMM and opmask state enabled by the OS
   bool avx512_vbmi = false;  // AVX-512 VBMI, on top of avx512
+  bool avx512_dq = false;    // AVX-512 DQ (64-bit lane multiplies), on top of avx512
   bool avx512_bf16 = false;  // never used for output rounding: vcvtneps2bf16 flushes subnormals
 };
 

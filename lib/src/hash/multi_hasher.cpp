@@ -51,11 +51,7 @@ MultiHasher::EvpCtx MultiHasher::new_digest(const EVP_MD* md) {
 }
 
 MultiHasher::MultiHasher(const HashSelection& types) {
-  if (types[HashType::Xxh64]) {
-    xxh64_.reset(XXH64_createState());
-    if (!xxh64_) throw std::bad_alloc();
-    XXH64_reset(xxh64_.get(), 0);
-  }
+  if (types[HashType::Xxh64]) xxh64_.emplace();
   if (types[HashType::Xxh3]) {
     xxh3_.reset(XXH3_createState());
     if (!xxh3_) throw std::bad_alloc();
@@ -70,10 +66,23 @@ MultiHasher::MultiHasher(const HashSelection& types) {
 }
 
 void MultiHasher::update(std::span<const std::byte> bytes) {
+  if (xxh64_) xxh64_->update(bytes);
+  update_others(bytes);
+}
+
+void MultiHasher::update_with(MultiHasher& other, std::span<const std::byte> bytes) {
+  if (xxh64_ && other.xxh64_)
+    Xxh64::update_both(*xxh64_, *other.xxh64_, bytes);
+  else if (xxh64_ || other.xxh64_)
+    (xxh64_ ? *xxh64_ : *other.xxh64_).update(bytes);
+  update_others(bytes);
+  other.update_others(bytes);
+}
+
+void MultiHasher::update_others(std::span<const std::byte> bytes) {
   const std::byte* p = bytes.data();
   const std::size_t n = bytes.size();
   if (n == 0) return;
-  if (xxh64_) XXH64_update(xxh64_.get(), p, n);
   if (xxh3_) XXH3_64bits_update(xxh3_.get(), p, n);
   if (sha1_) crypto_check(EVP_DigestUpdate(sha1_.get(), p, n));
   if (sha256_) crypto_check(EVP_DigestUpdate(sha256_.get(), p, n));
@@ -84,7 +93,7 @@ std::string MultiHasher::finish(HashType type) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   switch (type) {
-    case HashType::Xxh64: return hex_u64(XXH64_digest(xxh64_.get()));
+    case HashType::Xxh64: return hex_u64(xxh64_->digest());
     case HashType::Xxh3: return hex_u64(XXH3_64bits_digest(xxh3_.get()));
     case HashType::Sha1: crypto_check(EVP_DigestFinal_ex(sha1_.get(), md, &len)); return hex_bytes(md, len);
     case HashType::Sha256: crypto_check(EVP_DigestFinal_ex(sha256_.get(), md, &len)); return hex_bytes(md, len);

@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
+#include "hash/xxh64.hpp"
 #include "onnxq/hash/hash_type.hpp"
 
 namespace onnxq {
@@ -18,13 +20,12 @@ class MultiHasher {
  public:
   explicit MultiHasher(const HashSelection& types);
   void update(std::span<const std::byte> bytes);
+  // update(bytes) on this and on `other` (of the same types), their XXH64 states sharing one pass.
+  void update_with(MultiHasher& other, std::span<const std::byte> bytes);
   // The digest of one selected type, as a manifest prints it; call once per type, at the end.
   std::string finish(HashType type);
 
  private:
-  struct Xxh64Free {
-    void operator()(XXH64_state_t* s) const { XXH64_freeState(s); }
-  };
   struct Xxh3Free {
     void operator()(XXH3_state_t* s) const { XXH3_freeState(s); }
   };
@@ -34,7 +35,10 @@ class MultiHasher {
   using EvpCtx = std::unique_ptr<EVP_MD_CTX, EvpFree>;
   static EvpCtx new_digest(const EVP_MD* md);
 
-  std::unique_ptr<XXH64_state_t, Xxh64Free> xxh64_;
+  // Each digest's bytes, bar XXH64's; the shared part of update and update_with.
+  void update_others(std::span<const std::byte> bytes);
+
+  std::optional<Xxh64> xxh64_;
   std::unique_ptr<XXH3_state_t, Xxh3Free> xxh3_;
   EvpCtx sha1_, sha256_, uuid_;
 };
