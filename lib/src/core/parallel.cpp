@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <mutex>
 
 namespace onnxq {
@@ -70,6 +71,24 @@ unsigned default_thread_count() {
 
 unsigned resolve_threads(int threads) {
   return threads > 0 ? std::min(static_cast<unsigned>(threads), kMaxThreads) : default_thread_count();
+}
+
+unsigned other_runnable_threads() {
+  std::ifstream in("/proc/loadavg");
+  double load[3];
+  unsigned running = 0;
+  char slash = 0;
+  if (!(in >> load[0] >> load[1] >> load[2] >> running >> slash) || slash != '/' || running == 0) return 0;
+  return running - 1;
+}
+
+unsigned threads_if_cpus_free(unsigned threads, unsigned other_runnable) {
+  return other_runnable + 2 <= threads ? threads : 1;
+}
+
+unsigned default_threads_if_cpus_free() {
+  const unsigned threads = default_thread_count();
+  return threads < 2 ? 1 : threads_if_cpus_free(threads, other_runnable_threads());
 }
 
 void parallel_chunks(unsigned threads, std::uint64_t chunks,

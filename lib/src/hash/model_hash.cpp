@@ -41,6 +41,11 @@ class TensorHashes {
     while (next_ <= tensor) advance();
     current_->update(bytes);
   }
+  // update(), and the same bytes to `model` in the same pass.
+  void update_with(MultiHasher& model, std::size_t tensor, std::span<const std::byte> bytes) {
+    while (next_ <= tensor) advance();
+    current_->update_with(model, bytes);
+  }
   std::vector<std::vector<std::string>> finish() {
     while (current_ || next_ < hex_.size()) advance();
     return std::move(hex_);
@@ -80,25 +85,33 @@ std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& typ
   MultiHasher whole(types);
   TensorHashes each(per_tensor, layers ? tensors.size() : 0);
 
-  // Consumer 0 streams the model hashes, consumer 1 (with tensor rows) the tensors': each is
-  // sequential, so they overlap each other and the reads. By default XXH64 and XXH3 alone run on
-  // one thread: they hash a chunk faster than it moves to another core (twice the CPU time for no
-  // gain on scripts/bench-hash's 2-CPU machine), where SHA-1 and SHA-256 take several times longer.
+  const auto fill = [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+    const Piece& p = pieces[c];
+    if (p.offset % kPrefetchBytes == 0) readers[p.tensor].prefetch(p.offset, kPrefetchBytes);
+    return readers[p.tensor].stored(p.offset, p.length, scratch);
+  };
   const bool digests = types[HashType::Sha1] || types[HashType::Sha256] || types[HashType::Uuid];
-  const unsigned workers = threads > 0 ? resolve_threads(threads) : digests ? resolve_threads(0) : 1;
-  parallel_pipeline(
-      workers, pieces.size(), layers ? 2 : 1,
-      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
-        const Piece& p = pieces[c];
-        if (p.offset % kPrefetchBytes == 0) readers[p.tensor].prefetch(p.offset, kPrefetchBytes);
-        return readers[p.tensor].stored(p.offset, p.length, scratch);
-      },
-      [&](unsigned consumer, std::uint64_t c, std::span<const std::byte> bytes) {
-        if (consumer == 0)
-          whole.update(bytes);
-        else
-          each.update(pieces[c].tensor, bytes);
-      });
+  if (digests) {
+    // SHA-1 and SHA-256 take several times longer than the reads: the model hashes (consumer 0)
+    // and the tensors' (consumer 1) each get a thread of their own beside the reads.
+    parallel_pipeline(resolve_threads(threads), pieces.size(), layers ? 2 : 1, fill,
+                      [&](unsigned consumer, std::uint64_t c, std::span<const std::byte> bytes) {
+                        if (consumer == 0)
+                          whole.update(bytes);
+                        else
+                          each.update(pieces[c].tensor, bytes);
+                      });
+  } else {
+    // XXH64 and XXH3 hash about as fast as the reads copy: each thread reads chunks of its own and
+    // hashes them in turn while they are in its cache, the tensor and model hashes in one pass.
+    const unsigned workers = threads > 0 ? resolve_threads(threads) : default_threads_if_cpus_free();
+    relay_pipeline(workers, pieces.size(), fill, [&](std::uint64_t c, std::span<const std::byte> bytes) {
+      if (layers)
+        each.update_with(whole, pieces[c].tensor, bytes);
+      else
+        whole.update(bytes);
+    });
+  }
   for (const TensorReader& r : readers) r.check();  // a mapped file that shrank meanwhile
 
   const std::vector<std::vector<std::string>> tensor_hex = each.finish();

@@ -1,6 +1,6 @@
 #include "stream/thread_choice.hpp"
 
-#include <fstream>
+#include "onnxq/core/parallel.hpp"
 
 namespace onnxq {
 namespace {
@@ -21,17 +21,8 @@ bool more_threads_pay_off(const ThreadChoiceInput& in) {
   const bool shared_work_counts = t.read + t.decode >= t.write * kThreadsPayOff;
   // On CPUs taken by other runnable threads a second thread only waits for one, and one
   // preempted while it holds the file's lock holds up the writer.
-  const bool cpus_free = in.other_runnable + 2 <= in.threads;
+  const bool cpus_free = threads_if_cpus_free(in.threads, in.other_runnable) > 1;
   return shared_work_counts && cpus_free && in.bytes_left >= kMinParallelBytes;
-}
-
-unsigned other_runnable_threads() {
-  std::ifstream in("/proc/loadavg");
-  double load[3];
-  unsigned running = 0;
-  char slash = 0;
-  if (!(in >> load[0] >> load[1] >> load[2] >> running >> slash) || slash != '/' || running == 0) return 0;
-  return running - 1;
 }
 
 }  // namespace onnxq

@@ -15,15 +15,11 @@ struct ChunkTimes {
 struct ThreadChoiceInput {
   ChunkTimes probe;
   std::uint64_t bytes_left = 0;  // output still to write after the probe
-  unsigned other_runnable = 0;   // other threads ready to run (other_runnable_threads())
+  unsigned other_runnable = 0;   // other threads ready to run (core/parallel.hpp's other_runnable_threads())
   unsigned threads = 1;          // the CPUs the default may use
 };
 
 // True when more threads are expected to finish the rest sooner than the calling thread alone.
 bool more_threads_pay_off(const ThreadChoiceInput& in);
-
-// Other threads ready to run on this machine right now: the kernel's count of runnable threads
-// (the fourth field of /proc/loadavg, "running/total"), less this one; 0 when unknown.
-unsigned other_runnable_threads();
 
 }  // namespace onnxq

@@ -141,5 +141,14 @@ TEST(ParallelChunks, ResolveThreads) {
   EXPECT_GE(default_thread_count(), 1u);
 }
 
+TEST(ThreadsIfCpusFree, AllThreadsOnlyWhileThisOneAndAnotherHaveACpuEach) {
+  EXPECT_EQ(threads_if_cpus_free(2, 0), 2u);
+  EXPECT_EQ(threads_if_cpus_free(2, 1), 1u);  // another process runs: the second thread would wait
+  EXPECT_EQ(threads_if_cpus_free(8, 6), 8u);
+  EXPECT_EQ(threads_if_cpus_free(8, 7), 1u);
+  EXPECT_EQ(threads_if_cpus_free(1, 0), 1u);
+  EXPECT_GE(default_threads_if_cpus_free(), 1u);
+}
+
 }  // namespace
 }  // namespace onnxq

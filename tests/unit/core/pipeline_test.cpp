@@ -1,6 +1,8 @@
 // parallel_pipeline (onnxq/core/pipeline.hpp): every consumer sees every chunk once, in order and
 // with the bytes filled for it, never more than the ring ahead; a failure in any stage comes
-// back to the caller and nothing hangs.
+// back to the caller and nothing hangs. relay_pipeline: the consumer sees every chunk once, in
+// order, never two at once, on the thread that filled it; a failure comes back, and no chunk
+// after it is consumed.
 #include "onnxq/core/pipeline.hpp"
 
 #include <gtest/gtest.h>
@@ -85,6 +87,77 @@ TEST(ParallelPipeline, AFailureInAnyStageComesBackAndNothingHangs) {
         EXPECT_EQ(after.load(), 0u) << threads << " " << stage << " " << at;
       }
     }
+}
+
+TEST(RelayPipeline, TheConsumerSeesEveryChunkInOrderWithItsBytesOneAtATime) {
+  for (unsigned threads : {1u, 2u, 3u, 8u})
+    for (std::uint64_t chunks : {0ull, 1ull, 2ull, 3ull, 1000ull}) {
+      std::vector<std::uint64_t> seen;
+      std::atomic<int> inside{0};
+      std::atomic<bool> bad_bytes{false}, overlapped{false};
+      relay_pipeline(
+          threads, chunks,
+          [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+            if (c % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));  // fills finish out of order
+            return fill_with_index(c, scratch);
+          },
+          [&](std::uint64_t c, std::span<const std::byte> bytes) {
+            if (inside.fetch_add(1) != 0) overlapped = true;
+            if (bytes.size() != 1 + c % 5 || bytes[0] != static_cast<std::byte>(c * 7 + 1) || bytes.back() != bytes[0])
+              bad_bytes = true;
+            seen.push_back(c);
+            inside.fetch_sub(1);
+          });
+      EXPECT_FALSE(bad_bytes) << threads << " " << chunks;
+      EXPECT_FALSE(overlapped) << threads << " " << chunks;
+      ASSERT_EQ(seen.size(), chunks) << threads;
+      for (std::uint64_t c = 0; c < chunks; ++c) ASSERT_EQ(seen[c], c) << threads;
+    }
+}
+
+TEST(RelayPipeline, EachChunkIsConsumedOnTheThreadThatFilledIt) {
+  std::vector<std::thread::id> filled_by(400);
+  std::atomic<bool> second_filled{false}, moved{false};
+  relay_pipeline(
+      2, filled_by.size(),
+      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+        filled_by[c] = std::this_thread::get_id();
+        if (c == 1) second_filled = true;
+        // Chunk 0's thread holds it until the other thread has filled chunk 1 (for 10 s at most),
+        // so that both threads take part.
+        for (int i = 0; c == 0 && !second_filled && i < 10000; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return fill_with_index(c, scratch);
+      },
+      [&](std::uint64_t c, std::span<const std::byte>) {
+        if (filled_by[c] != std::this_thread::get_id()) moved = true;
+      });
+  EXPECT_NE(filled_by[0], filled_by[1]);
+  EXPECT_FALSE(moved);
+}
+
+TEST(RelayPipeline, AFailureComesBackAndNoLaterChunkIsConsumed) {
+  for (unsigned threads : {1u, 2u, 4u})
+    for (bool in_fill : {true, false})
+      for (std::uint64_t at : {0ull, 3ull, 499ull}) {
+        std::atomic<std::uint64_t> consumed_after{0};
+        try {
+          relay_pipeline(
+              threads, 500,
+              [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+                if (in_fill && c == at) throw std::runtime_error("fill " + std::to_string(c));
+                return fill_with_index(c, scratch);
+              },
+              [&](std::uint64_t c, std::span<const std::byte>) {
+                if (!in_fill && c == at) throw std::runtime_error("consume " + std::to_string(c));
+                if (c >= at) ++consumed_after;
+              });
+          ADD_FAILURE() << "no exception: threads " << threads << ", at " << at;
+        } catch (const std::runtime_error& e) {
+          EXPECT_EQ(std::string(e.what()), (in_fill ? "fill " : "consume ") + std::to_string(at));
+        }
+        EXPECT_EQ(consumed_after.load(), 0u) << threads << " " << in_fill << " " << at;
+      }
 }
 
 }  // namespace

@@ -24,6 +24,17 @@ unsigned default_thread_count();
 // `threads` when positive (at most kMaxThreads), else default_thread_count().
 unsigned resolve_threads(int threads);
 
+// Other threads ready to run on this machine right now: the kernel's count of runnable threads
+// (the fourth field of /proc/loadavg, "running/total"), less this one; 0 when unknown.
+unsigned other_runnable_threads();
+// The thread count for work whose threads wait on each other in turn, where one thread waiting for
+// another that other processes keep from its CPU loses more than the second thread gains:
+// `threads` while `other_runnable` threads leave this thread and at least one more a CPU each,
+// else 1.
+unsigned threads_if_cpus_free(unsigned threads, unsigned other_runnable);
+// threads_if_cpus_free(default_thread_count(), other_runnable_threads()).
+unsigned default_threads_if_cpus_free();
+
 // Calls body(worker, chunk) for every chunk in [0, chunks) on min(threads, chunks) threads. The
 // calling thread is worker 0; each thread takes the next chunk in order when it has finished its
 // last, so `worker` (< threads) can index per-thread scratch. Returns when every started chunk is

@@ -1,6 +1,11 @@
-// A read-ahead pipeline: one stage fills chunks in order into a small ring of reused buffers while
-// consumer stages, each on its own thread, take every chunk in the same order. For work that reads
-// a file once and feeds several sequential consumers (the model hash and the per-tensor hashes).
+// Two ways to read a file once in chunks for sequential consumers (the model hash and the
+// per-tensor hashes):
+// - parallel_pipeline: one stage fills chunks in order into a small ring of reused buffers while
+//   consumer stages, each on its own thread, take every chunk in the same order. For consumers
+//   slower than the reads (SHA-256).
+// - relay_pipeline: every thread fills chunks of its own and consumes them itself, in turn, so the
+//   reads run side by side and each chunk is consumed by the core that read it, still in its L2.
+//   For one consumer about as fast as the reads (XXH64).
 #pragma once
 
 #include <cstddef>
@@ -31,5 +36,18 @@ using PipelineConsume = std::function<void(unsigned consumer, std::uint64_t chun
 // every stage and is rethrown here; the stage that threw starts no further chunk.
 void parallel_pipeline(unsigned threads, std::uint64_t chunks, unsigned consumers, const PipelineFill& fill,
                        const PipelineConsume& consume);
+
+// The consumer of relay_pipeline: given chunk `chunk`'s bytes, chunks in order [0, chunks), one
+// call at a time (from any of the threads).
+using RelayConsume = std::function<void(std::uint64_t chunk, std::span<const std::byte> bytes)>;
+
+// Each of `threads` threads takes the next chunk not yet taken, fills it into a buffer of its own,
+// and consumes it once chunk - 1 has been consumed. A thread waiting for its turn spins briefly
+// (the turn usually comes within one chunk's consuming), then sleeps: unlike an OpenMP ordered
+// loop, whose long spin takes the CPU from the thread it waits for when other processes keep the
+// CPUs busy. With fewer than 2 threads (or inside a parallel region) the calling thread fills and
+// consumes each chunk in order. The first exception stops every thread and is rethrown here; no
+// chunk after the failed one is consumed.
+void relay_pipeline(unsigned threads, std::uint64_t chunks, const PipelineFill& fill, const RelayConsume& consume);
 
 }  // namespace onnxq

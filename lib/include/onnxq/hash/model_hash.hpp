@@ -20,8 +20,8 @@ struct HashRow {
 // Hashes the selected types in one pass over each tensor's stored bytes. Rows come in the
 // order llama-gguf-hash prints them: for each tensor all its selected types (none when
 // `model_only`; never uuid, which names the model only), then one model row per type.
-// `threads` as for resolve_threads; the default (0) is one thread for XXH types alone (faster
-// on one) and resolve_threads' default with a SHA type or uuid. Throws Error(Io) when a read
+// `threads` as for resolve_threads; by default, with XXH types alone, one thread while other
+// processes keep the CPUs busy (core/parallel.hpp: default_threads_if_cpus_free). Throws Error(Io) when a read
 // fails, Error(InvalidArgument) for an empty selection.
 std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& types, bool model_only, int threads = 0);
 
