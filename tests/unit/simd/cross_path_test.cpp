@@ -307,10 +307,20 @@ TEST(IsaChoice, ResolveRules) {
     EXPECT_NE(std::string(e.what()).find("avx512"), std::string::npos);
   }
   try {
-    resolve_isa("neon", x86);
+    resolve_isa("neon", x86);  // a known path, for another CPU family
+    ADD_FAILURE() << "no error for an unavailable path";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  }
+  const std::vector<std::string> arm{"scalar", "neon"};
+  EXPECT_EQ(resolve_isa("", arm), "neon");
+  EXPECT_EQ(resolve_isa("scalar", arm), "scalar");
+  try {
+    resolve_isa("sse9", x86);
     ADD_FAILURE() << "no error for an unknown path";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("neon"), std::string::npos) << "the message lists the known paths";
   }
 }
 

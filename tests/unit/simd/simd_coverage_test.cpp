@@ -57,9 +57,24 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+#if ONNXQ_TEST_HAVE_NEON
+// AArch64: Advanced SIMD is part of the base architecture, so every machine this build runs on has
+// the NEON path (under qemu-user, /proc/cpuinfo is the host's and says nothing about it).
+TEST(SimdCoverage, EveryPathTheMachineHasIsTested) {
+  const std::vector<std::string> want{"scalar", "neon"}, got = supported_isas();
+  std::printf("decoder paths tested: %s\n", joined(got).c_str());
+  RecordProperty("decoder_paths", joined(got));
+  EXPECT_EQ(got, want) << "the SIMD tests would skip the NEON path";
+  const std::vector<std::string> unpack_want{"portable", "neon"}, unpack_got = unpack_kernel_paths();
+  std::printf("unpack paths tested: %s\n", joined(unpack_got).c_str());
+  RecordProperty("unpack_paths", joined(unpack_got));
+  EXPECT_EQ(unpack_got, unpack_want);
+}
+#else
 TEST(SimdCoverage, EveryPathTheMachineHasIsTested) {
 #if !ONNXQ_TEST_HAVE_X86_SIMD
-  GTEST_SKIP() << "built with -DONNXQ_X86_SIMD=OFF or not for x86-64: only the scalar path exists";
+  GTEST_SKIP() << "built without SIMD kernels (-DONNXQ_X86_SIMD=OFF, or a CPU family without them): only the "
+                  "scalar path exists";
 #else
   const std::set<std::string> flags = cpuinfo_flags();
   ASSERT_FALSE(flags.empty()) << "no flags line in /proc/cpuinfo";
@@ -83,6 +98,7 @@ TEST(SimdCoverage, EveryPathTheMachineHasIsTested) {
   EXPECT_EQ(unpack_got, unpack_want);
 #endif
 }
+#endif  // ONNXQ_TEST_HAVE_NEON
 
 // Every block format, and F32/F16/BF16 to another float dtype, has a fused kernel with ordinary
 // and with non-temporal stores on every SIMD path (README: "Every block format and the F16/BF16
