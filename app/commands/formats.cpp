@@ -65,8 +65,9 @@ void add_formats_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<FormatsOptions>();
   CLI::App* cmd = app.add_subcommand("formats", "Show the format table: DequantizePacked formats and GGUF plain types");
   add_json_flag(*cmd, opts->json);
-  cmd->add_flag("--isa", opts->isa,
-                "Show the SIMD path the decoders use (ONNXQ_ISA=scalar|avx2|avx512|avx512vbmi forces one)");
+  std::string names;
+  for (const std::string& name : known_isas()) names += (names.empty() ? "" : "|") + name;
+  cmd->add_flag("--isa", opts->isa, "Show the SIMD path the decoders use (ONNXQ_ISA=" + names + " forces one)");
   cmd->callback([opts] { run_formats(*opts); });
 }
 

@@ -174,9 +174,10 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
       << "\nThe reader of standard output went away (128 + SIGPIPE, as shells report it), e.g. "
          "\\fBonnxq list m.gguf | head\\fR. Nothing is printed.\n";
   out << ".SH ENVIRONMENT\n"
-      << ".TP\n.B ONNXQ_ISA\nForces the decoders' SIMD path: \\fBscalar\\fR, \\fBavx2\\fR, \\fBavx512\\fR or "
-         "\\fBavx512vbmi\\fR (AVX-512 with VBMI byte permutes for the IQ grid formats and Unpack). By "
-         "default the best path this CPU supports is chosen once, from CPUID. Every path gives identical bits; "
+      << ".TP\n.B ONNXQ_ISA\nForces the decoders' SIMD path: \\fBscalar\\fR, \\fBavx2\\fR, \\fBavx512\\fR, "
+         "\\fBavx512vbmi\\fR (AVX-512 with VBMI byte permutes for the IQ grid formats and Unpack) or "
+         "\\fBneon\\fR (AArch64). By default the best path this CPU supports is chosen once, from CPUID on "
+         "x86-64 (every AArch64 CPU has NEON). Every path gives identical bits; "
          "naming a path the CPU lacks is an error (exit "
       << kExitInvalidInput << "). \\fB\\-vv\\fR logs the choice.\n"
       << ".TP\n.B OMP_NUM_THREADS\nThe number of worker threads when a command's \\fB\\-\\-threads\\fR is 0 (the "

@@ -10,8 +10,6 @@
 
 namespace onnxq::testing {
 
-Tensor int64_scalar(std::int64_t v) { return typed_tensor<std::int64_t>(DType::Int64, {}, {v}); }
-
 Tensor uint8_tensor(Shape shape, const std::vector<std::uint8_t>& values) {
   return typed_tensor(DType::UInt8, std::move(shape), values);
 }

@@ -21,7 +21,8 @@ Tensor typed_tensor(DType dtype, Shape shape, const std::vector<T>& values) {
       std::span<const std::byte>(reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)));
 }
 
-Tensor int64_scalar(std::int64_t v);
+// Inline, as the decoding tests (built alone for AArch64, without the .npy reader) use it too.
+inline Tensor int64_scalar(std::int64_t v) { return typed_tensor<std::int64_t>(DType::Int64, {}, {v}); }
 Tensor uint8_tensor(Shape shape, const std::vector<std::uint8_t>& values);
 std::vector<std::uint8_t> uint8_values(const Tensor& t);
 

@@ -1,4 +1,4 @@
-// CPUID/XGETBV probing. This file is compiled without ISA flags: it must run on any x86-64
+// CPUID/XGETBV probing on x86. This file is compiled without ISA flags: it must run on any x86-64
 // (and build on any CPU).
 #include "decode/cpu_features.hpp"
 
@@ -49,6 +49,12 @@ CpuFeatures detect() {
   f.avx512_vbmi = f.avx512 && bit(l7.c, 1);
   f.avx512_dq = f.avx512 && bit(l7.b, 17);
   if (f.avx512 && l7.a >= 1) f.avx512_bf16 = bit(cpuid(7, 1).a, 5);
+  return f;
+}
+#elif defined(__aarch64__) && ONNXQ_HAVE_NEON
+CpuFeatures detect() {
+  CpuFeatures f;
+  f.neon = true;  // Advanced SIMD is part of the AArch64 base architecture
   return f;
 }
 #else

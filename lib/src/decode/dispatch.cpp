@@ -1,63 +1,36 @@
-// Per-path kernel tables, built once from what each ISA's translation units export, and indexed
-// by BlockFormat::index. Compiled without ISA flags: an ISA's getters are called only when the
-// CPU has that ISA.
+// Per-path kernel tables, built once from the rows of isa_registry.cpp, and indexed by
+// BlockFormat::index. Compiled without ISA flags: an ISA's getters are called only when the CPU
+// has that ISA.
 #include "decode/dispatch.hpp"
 
 #include <array>
 #include <atomic>
 
 #include "decode/cpu_features.hpp"
-#include "formats/format_rows.hpp"
+#include "decode/isa_registry.hpp"
 
 namespace onnxq::decode {
 namespace {
 
 using simd::FusedDecoders;
 
-struct PathKernels {
-  std::array<const FusedDecoders*, formats::kFormatRows.size()> blocks{};  // null: the scalar reference
-  const simd::PlainConverters* plain = nullptr;                            // null: scalar conversion
-  const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
-};
-
-void add(PathKernels& k, std::span<const FusedDecoders> family) {
-  for (const FusedDecoders& d : family) k.blocks[d.format_index] = &d;
-}
-
-// Adds every family table of the ISA namespace `ns` in scope.
-#define ONNXQ_ADD_FAMILY(family) add(k, ns::family##_decoders());
-
-PathKernels build(Isa isa) {
+PathKernels build(const IsaRow& row) {
   PathKernels k;
-#if ONNXQ_HAVE_X86_SIMD
-  const CpuFeatures& cpu = cpu_features();
-  if (isa == Isa::Avx2 && cpu.avx2) {
-    namespace ns = simd::avx2;
-    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
-    k.plain = &ns::plain_converters();
-    k.unpack = &simd::avx2::unpack_kernels();
-  } else if ((isa == Isa::Avx512 && cpu.avx512) || (isa == Isa::Avx512Vbmi && cpu.avx512 && cpu.avx512_vbmi)) {
-    namespace ns = simd::avx512;
-    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)
-    k.plain = &ns::plain_converters();
-    k.unpack = &simd::avx512::unpack_kernels();
-    if (isa == Isa::Avx512Vbmi) {
-      add(k, simd::avx512vbmi::iq_decoders());
-      k.unpack = &simd::avx512vbmi::unpack_kernels();
-    }
-  }
-#else
-  (void)isa;
-#endif
+  if (row.add_kernels && row.runs(cpu_features())) row.add_kernels(k);
   return k;
 }
-#undef ONNXQ_ADD_FAMILY
 
-const PathKernels& active_kernels() {
-  static const std::array<PathKernels, 4> all = {build(Isa::Scalar), build(Isa::Avx2), build(Isa::Avx512),
-                                                 build(Isa::Avx512Vbmi)};
-  return all[static_cast<int>(active_isa())];
+// Every path's kernels, in the order of isa_rows(); paths this CPU lacks stay all-scalar.
+const std::vector<PathKernels>& all_paths() {
+  static const std::vector<PathKernels> all = [] {
+    std::vector<PathKernels> paths;
+    for (const IsaRow& row : isa_rows()) paths.push_back(build(row));
+    return paths;
+  }();
+  return all;
 }
+
+const PathKernels& active_kernels() { return all_paths()[static_cast<std::size_t>(active_isa())]; }
 
 int slot_of(DType out) {
   switch (out) {
@@ -109,12 +82,9 @@ const simd::UnpackKernels& unpack_kernels() { return *active_kernels().unpack; }
 
 std::vector<const simd::UnpackKernels*> all_unpack_kernels() {
   std::vector<const simd::UnpackKernels*> sets{&simd::portable::unpack_kernels()};
-#if ONNXQ_HAVE_X86_SIMD
-  const CpuFeatures& cpu = cpu_features();
-  if (cpu.avx2) sets.push_back(&simd::avx2::unpack_kernels());
-  if (cpu.avx512) sets.push_back(&simd::avx512::unpack_kernels());
-  if (cpu.avx512 && cpu.avx512_vbmi) sets.push_back(&simd::avx512vbmi::unpack_kernels());
-#endif
+  for (const IsaRow& row : isa_rows())
+    if (row.add_kernels && row.runs(cpu_features()))
+      sets.push_back(all_paths()[static_cast<std::size_t>(row.isa)].unpack);
   return sets;
 }
 

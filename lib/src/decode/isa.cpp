@@ -8,27 +8,22 @@
 #include <string>
 
 #include "decode/cpu_features.hpp"
+#include "decode/isa_registry.hpp"
 #include "onnxq/core/error.hpp"
 
 namespace onnxq::decode {
 namespace {
 
 std::vector<std::string> available_names() {
-  std::vector<std::string> names{"scalar"};
-#if ONNXQ_HAVE_X86_SIMD
-  const CpuFeatures& f = cpu_features();
-  if (f.avx2) names.emplace_back("avx2");
-  if (f.avx512) names.emplace_back("avx512");
-  if (f.avx512 && f.avx512_vbmi) names.emplace_back("avx512vbmi");
-#endif
+  std::vector<std::string> names;
+  for (const IsaRow& row : isa_rows())
+    if (row.runs(cpu_features())) names.emplace_back(row.name);
   return names;
 }
 
 Isa isa_from_name(const std::string& name) {
-  if (name == "avx512vbmi") return Isa::Avx512Vbmi;
-  if (name == "avx512") return Isa::Avx512;
-  if (name == "avx2") return Isa::Avx2;
-  return Isa::Scalar;
+  const IsaRow* row = find_isa_row(name);
+  return row ? row->isa : Isa::Scalar;
 }
 
 // The choice, made once; a bad ONNXQ_ISA is remembered and rethrown on every use so the
@@ -70,14 +65,7 @@ const Choice& choice() {
 
 }  // namespace
 
-const char* isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::Avx2: return "avx2";
-    case Isa::Avx512: return "avx512";
-    case Isa::Avx512Vbmi: return "avx512vbmi";
-    default: return "scalar";
-  }
-}
+const char* isa_name(Isa isa) { return isa_row(isa).name; }
 
 Isa active_isa() {
   const Choice& c = choice();
@@ -92,8 +80,11 @@ namespace onnxq {
 std::string resolve_isa(std::string_view forced, std::span<const std::string> available) {
   if (available.empty()) return "scalar";
   if (forced.empty()) return available.back();
-  if (forced != "scalar" && forced != "avx2" && forced != "avx512" && forced != "avx512vbmi")
-    invalid_argument("ONNXQ_ISA is '" + std::string(forced) + "'; expected scalar, avx2, avx512 or avx512vbmi");
+  if (!decode::find_isa_row(forced)) {
+    std::string known;
+    for (const decode::IsaRow& row : decode::isa_rows()) known += (known.empty() ? "" : ", ") + std::string(row.name);
+    invalid_argument("ONNXQ_ISA is '" + std::string(forced) + "'; expected one of " + known);
+  }
   for (const std::string& name : available)
     if (name == forced) return name;
   std::string have;
@@ -104,6 +95,12 @@ std::string resolve_isa(std::string_view forced, std::span<const std::string> av
 const char* active_isa() { return decode::isa_name(decode::active_isa()); }
 
 std::vector<std::string> supported_isas() { return decode::available_names(); }
+
+std::vector<std::string> known_isas() {
+  std::vector<std::string> names;
+  for (const decode::IsaRow& row : decode::isa_rows()) names.emplace_back(row.name);
+  return names;
+}
 
 void select_isa(std::string_view name) {
   using namespace decode;

@@ -6,10 +6,7 @@
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 
-inline VF fp4_values(__m128i codes) {
-  const __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(formats::kKvaluesFp4.data()));
-  return to_f(vi_i8(_mm_shuffle_epi8(table, codes)));
-}
+inline VF fp4_values(VB codes) { return to_f(vi_i8(lookup16(formats::kKvaluesFp4.data(), codes))); }
 
 // y = float(kvalues_fp4[c]) * S, S = 2^(e-128) (spec §3.3; e = 0, 1 subnormal; 255 not NaN).
 struct Mxfp4 : KernelFor<FormatId::mxfp4> {
@@ -18,7 +15,7 @@ struct Mxfp4 : KernelFor<FormatId::mxfp4> {
     const std::uint32_t e = b[offsetof(Layout, e)];
     const std::uint32_t bits = e == 0 ? 0x00200000u : e == 1 ? 0x00400000u : (e - 1) << 23;
     const VF S = vf_set1(f32_of_bits(bits));
-    const __m128i q = load16(b + offsetof(Layout, qs));
+    const VB q = load16(b + offsetof(Layout, qs));
     out.put(i, fp4_values(nib_lo(q)) * S);
     out.put(i + 16, fp4_values(nib_hi(q)) * S);
   }
@@ -31,8 +28,8 @@ struct Nvfp4 : KernelFor<FormatId::nvfp4> {
     const std::uint8_t *scales = b + offsetof(Layout, d), *qs = b + offsetof(Layout, qs);
     for (int s = 0; s < 4; ++s) {
       const VF T = vf_set1(half_scale[scales[s]]);
-      const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs + 8 * s));
-      out.put(i + 16 * s, fp4_values(_mm_unpacklo_epi64(nib_lo(x), nib_hi(x))) * T);  // low nibbles first
+      const VB x = load8(qs + 8 * s);
+      out.put(i + 16 * s, fp4_values(join_lo8(nib_lo(x), nib_hi(x))) * T);  // low nibbles first
     }
   }
 };

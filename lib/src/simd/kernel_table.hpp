@@ -33,18 +33,20 @@ struct PlainConverters {
 #define ONNXQ_SIMD_FAMILIES(X) X(legacy) X(kquant) X(iq) X(ternary) X(fp4) X(lowbit)
 
 #define ONNXQ_DECLARE_FAMILY_TABLE(family) std::span<const FusedDecoders> family##_decoders();
-namespace avx2 {
-ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE)
-const PlainConverters& plain_converters();
-}  // namespace avx2
-namespace avx512 {
-ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE)
-const PlainConverters& plain_converters();
-}  // namespace avx512
+// What one ISA folder exports: every family table and the plain conversions.
+#define ONNXQ_DECLARE_ISA_DECODERS(ns)            \
+  namespace ns {                                  \
+  ONNXQ_SIMD_FAMILIES(ONNXQ_DECLARE_FAMILY_TABLE) \
+  const PlainConverters& plain_converters();      \
+  }
+ONNXQ_DECLARE_ISA_DECODERS(avx2)
+ONNXQ_DECLARE_ISA_DECODERS(avx512)
+ONNXQ_DECLARE_ISA_DECODERS(neon)
 // The IQ family again with VBMI (lib/src/simd/avx512vbmi/): its rows replace avx512's.
 namespace avx512vbmi {
 std::span<const FusedDecoders> iq_decoders();
 }  // namespace avx512vbmi
+#undef ONNXQ_DECLARE_ISA_DECODERS
 #undef ONNXQ_DECLARE_FAMILY_TABLE
 
 }  // namespace onnxq::simd

@@ -35,7 +35,7 @@ struct KernelFor {
 
 inline std::uint32_t rd16(const std::uint8_t* p) {
   std::uint16_t v;
-  std::memcpy(&v, p, 2);  // x86 only: little-endian
+  std::memcpy(&v, p, 2);  // little-endian hosts only (x86-64, AArch64 Linux)
   return v;
 }
 inline std::uint32_t rd32(const std::uint8_t* p) {
@@ -48,10 +48,6 @@ inline std::uint64_t rd64(const std::uint8_t* p) {
   std::memcpy(&v, p, 8);
   return v;
 }
-// binary16 to float32 with vcvtph2ps: exact, subnormals and NaN included (spec §3.1).
-inline float half_bits_to_f32(std::uint32_t h) {
-  return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(static_cast<int>(h))));
-}
 inline float h2f(const std::uint8_t* p) { return half_bits_to_f32(rd16(p)); }
 inline float f32_of_bits(std::uint32_t u) {
   float f;
@@ -59,13 +55,6 @@ inline float f32_of_bits(std::uint32_t u) {
   return f;
 }
 
-inline __m128i load16(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-inline __m128i nib_lo(__m128i x) { return _mm_and_si128(x, _mm_set1_epi8(15)); }
-inline __m128i nib_hi(__m128i x) { return _mm_and_si128(_mm_srli_epi16(x, 4), _mm_set1_epi8(15)); }
-// (x >> n) & mask on each byte, n a run-time shift count.
-inline __m128i bits_of(__m128i x, int n, int mask) {
-  return _mm_and_si128(_mm_srl_epi16(x, _mm_cvtsi32_si128(n)), _mm_set1_epi8(static_cast<char>(mask)));
-}
 // Lane k = k + base, for variable shifts.
 inline VI vi_iota(int base) {
   alignas(64) static const std::int32_t kIota[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,

@@ -9,13 +9,13 @@ struct Q2_K : KernelFor<FormatId::q2_k> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     alignas(64) float dl[16], ml[16];  // d * sc and dmin * mn of the 16 sub-blocks, all exact
-    const __m128i scales = load16(b + offsetof(Layout, scales));
+    const VB scales = load16(b + offsetof(Layout, scales));
     store_f(dl, to_f(vi_u8(nib_lo(scales))) * vf_set1(h2f(b + offsetof(Layout, d))));
     store_f(ml, to_f(vi_u8(nib_hi(scales))) * vf_set1(h2f(b + offsetof(Layout, dmin))));
     const std::uint8_t* qs = b + offsetof(Layout, qs);
     for (int h = 0; h < 2; ++h)
       for (int s = 0; s < 2; ++s) {
-        const __m128i q = load16(qs + 32 * h + 16 * s);
+        const VB q = load16(qs + 32 * h + 16 * s);
         for (int p = 0; p < 4; ++p) {
           const int g = 8 * h + 2 * p + s;
           out.put(i + 16 * g, (vf_set1(dl[g]) * to_f(vi_u8(bits_of(q, 2 * p, 3)))) - vf_set1(ml[g]));
@@ -33,21 +33,21 @@ struct Q3_K : KernelFor<FormatId::q3_k> {
     const std::uint8_t* S = b + offsetof(Layout, scales);
     alignas(64) static constexpr std::int32_t kHighShift[16] = {0, 8,  16, 24, 2, 10, 18, 26,
                                                                 4, 12, 20, 28, 6, 14, 22, 30};
-    const __m128i s8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(S));
-    const VI low4 = vi_u8(_mm_unpacklo_epi64(nib_lo(s8), nib_hi(s8)));
+    const VB s8 = load8(S);
+    const VI low4 = vi_u8(join_lo8(nib_lo(s8), nib_hi(s8)));
     const VI high2 = srlv(vi_set1(static_cast<std::int32_t>(rd32(S + 8))), vi_load(kHighShift)) & vi_set1(3);
     alignas(64) float dl[16];
     store_f(dl, vf_set1(h2f(b + offsetof(Layout, d))) * to_f(low4 + slli<4>(high2) - vi_set1(32)));
     const std::uint8_t *hmask = b + offsetof(Layout, hmask), *qs = b + offsetof(Layout, qs);
     for (int s = 0; s < 2; ++s) {
-      const __m128i hm = load16(hmask + 16 * s);
+      const VB hm = load16(hmask + 16 * s);
       for (int h = 0; h < 2; ++h) {
-        const __m128i q = load16(qs + 32 * h + 16 * s);
+        const VB q = load16(qs + 32 * h + 16 * s);
         for (int p = 0; p < 4; ++p) {
           const int g = 8 * h + 2 * p + s;
-          const __m128i lo = bits_of(q, 2 * p, 3);
-          const __m128i hb4 = _mm_slli_epi16(bits_of(hm, 4 * h + p, 1), 2);  // bytes 0 or 4, no carry
-          const __m128i val = _mm_sub_epi8(_mm_add_epi8(lo, hb4), _mm_set1_epi8(4));
+          const VB lo = bits_of(q, 2 * p, 3);
+          const VB hb4 = shl_bytes<2>(bits_of(hm, 4 * h + p, 1));  // bytes 0 or 4
+          const VB val = sub_bytes(add_bytes(lo, hb4), set1_bytes(4));
           out.put(i + 16 * g, vf_set1(dl[g]) * to_f(vi_i8(val)));
         }
       }
@@ -80,7 +80,7 @@ struct Q4_K : KernelFor<FormatId::q4_k> {
     const std::uint8_t* qs = b + offsetof(Layout, qs);
     for (int c = 0; c < 4; ++c)
       for (int s = 0; s < 2; ++s) {
-        const __m128i q = load16(qs + 32 * c + 16 * s);
+        const VB q = load16(qs + 32 * c + 16 * s);
         const int g0 = 2 * c, g1 = 2 * c + 1;
         out.put(i + 32 * g0 + 16 * s, (vf_set1(d1[g0]) * to_f(vi_u8(nib_lo(q)))) - vf_set1(m1[g0]));
         out.put(i + 32 * g1 + 16 * s, (vf_set1(d1[g1]) * to_f(vi_u8(nib_hi(q)))) - vf_set1(m1[g1]));
@@ -96,12 +96,12 @@ struct Q5_K : KernelFor<FormatId::q5_k> {
     k4_scales(b + offsetof(Layout, scales), h2f(b + offsetof(Layout, d)), h2f(b + offsetof(Layout, dmin)), d1, m1);
     const std::uint8_t *qh_bytes = b + offsetof(Layout, qh), *qs = b + offsetof(Layout, qs);
     for (int s = 0; s < 2; ++s) {
-      const __m128i qh = load16(qh_bytes + 16 * s);
+      const VB qh = load16(qh_bytes + 16 * s);
       for (int c = 0; c < 4; ++c) {
-        const __m128i q = load16(qs + 32 * c + 16 * s);
+        const VB q = load16(qs + 32 * c + 16 * s);
         const int g0 = 2 * c, g1 = 2 * c + 1;
-        const __m128i v0 = _mm_or_si128(nib_lo(q), _mm_slli_epi16(bits_of(qh, g0, 1), 4));
-        const __m128i v1 = _mm_or_si128(nib_hi(q), _mm_slli_epi16(bits_of(qh, g1, 1), 4));
+        const VB v0 = or_bytes(nib_lo(q), shl_bytes<4>(bits_of(qh, g0, 1)));
+        const VB v1 = or_bytes(nib_hi(q), shl_bytes<4>(bits_of(qh, g1, 1)));
         out.put(i + 32 * g0 + 16 * s, (vf_set1(d1[g0]) * to_f(vi_u8(v0))) - vf_set1(m1[g0]));
         out.put(i + 32 * g1 + 16 * s, (vf_set1(d1[g1]) * to_f(vi_u8(v1))) - vf_set1(m1[g1]));
       }
@@ -120,13 +120,13 @@ struct Q6_K : KernelFor<FormatId::q6_k> {
     const std::uint8_t *ql = b + offsetof(Layout, ql), *qh_bytes = b + offsetof(Layout, qh);
     for (int h = 0; h < 2; ++h)
       for (int s = 0; s < 2; ++s) {
-        const __m128i qh = load16(qh_bytes + 32 * h + 16 * s);
-        const __m128i qa = load16(ql + 64 * h + 16 * s), qb = load16(ql + 64 * h + 32 + 16 * s);
-        const __m128i lows[4] = {nib_lo(qa), nib_lo(qb), nib_hi(qa), nib_hi(qb)};
+        const VB qh = load16(qh_bytes + 32 * h + 16 * s);
+        const VB qa = load16(ql + 64 * h + 16 * s), qb = load16(ql + 64 * h + 32 + 16 * s);
+        const VB lows[4] = {nib_lo(qa), nib_lo(qb), nib_hi(qa), nib_hi(qb)};
         for (int k = 0; k < 4; ++k) {
           const int j = 128 * h + 32 * k + 16 * s;
-          const __m128i q = _mm_or_si128(lows[k], _mm_slli_epi16(bits_of(qh, 2 * k, 3), 4));  // 0..63
-          out.put(i + j, vf_set1(ds[j / 16]) * to_f(vi_i8(_mm_sub_epi8(q, _mm_set1_epi8(32)))));
+          const VB q = or_bytes(lows[k], shl_bytes<4>(bits_of(qh, 2 * k, 3)));  // 0..63
+          out.put(i + j, vf_set1(ds[j / 16]) * to_f(vi_i8(sub_bytes(q, set1_bytes(32)))));
         }
       }
   }

@@ -8,10 +8,10 @@ struct Q4_0 : KernelFor<FormatId::q4_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + offsetof(Layout, d)));
-    const __m128i q = load16(b + offsetof(Layout, qs));
-    const __m128i eight = _mm_set1_epi8(8);
-    out.put(i, to_f(vi_i8(_mm_sub_epi8(nib_lo(q), eight))) * d);
-    out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(nib_hi(q), eight))) * d);
+    const VB q = load16(b + offsetof(Layout, qs));
+    const VB eight = set1_bytes(8);
+    out.put(i, to_f(vi_i8(sub_bytes(nib_lo(q), eight))) * d);
+    out.put(i + 16, to_f(vi_i8(sub_bytes(nib_hi(q), eight))) * d);
   }
 };
 
@@ -20,26 +20,24 @@ struct Q4_1 : KernelFor<FormatId::q4_1> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + offsetof(Layout, d))), m = vf_set1(h2f(b + offsetof(Layout, m)));
-    const __m128i q = load16(b + offsetof(Layout, qs));
+    const VB q = load16(b + offsetof(Layout, qs));
     out.put(i, (to_f(vi_u8(nib_lo(q))) * d) + m);
     out.put(i + 16, (to_f(vi_u8(nib_hi(q))) * d) + m);
   }
 };
 
 // Bit 4 of element j is bit j of qh: lo | 16 * ((qh >> j) & 1) for the 16 elements of `lo`.
-inline __m128i with_fifth_bit(__m128i lo, std::uint32_t qh16) {
-  return _mm_or_si128(lo, bytes_where(qh16, _mm_set1_epi8(16)));
-}
+inline VB with_fifth_bit(VB lo, std::uint32_t qh16) { return or_bytes(lo, bytes_where(qh16, set1_bytes(16))); }
 
 struct Q5_0 : KernelFor<FormatId::q5_0> {
   template <class Out>
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + offsetof(Layout, d)));
     const std::uint32_t qh = rd32(b + offsetof(Layout, qh));
-    const __m128i q = load16(b + offsetof(Layout, qs));
-    const __m128i sixteen = _mm_set1_epi8(16);
-    out.put(i, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_lo(q), qh & 0xFFFF), sixteen))) * d);
-    out.put(i + 16, to_f(vi_i8(_mm_sub_epi8(with_fifth_bit(nib_hi(q), qh >> 16), sixteen))) * d);
+    const VB q = load16(b + offsetof(Layout, qs));
+    const VB sixteen = set1_bytes(16);
+    out.put(i, to_f(vi_i8(sub_bytes(with_fifth_bit(nib_lo(q), qh & 0xFFFF), sixteen))) * d);
+    out.put(i + 16, to_f(vi_i8(sub_bytes(with_fifth_bit(nib_hi(q), qh >> 16), sixteen))) * d);
   }
 };
 
@@ -48,7 +46,7 @@ struct Q5_1 : KernelFor<FormatId::q5_1> {
   static void block(const std::uint8_t* b, const Out& out, std::size_t i) {
     const VF d = vf_set1(h2f(b + offsetof(Layout, d))), m = vf_set1(h2f(b + offsetof(Layout, m)));
     const std::uint32_t qh = rd32(b + offsetof(Layout, qh));
-    const __m128i q = load16(b + offsetof(Layout, qs));
+    const VB q = load16(b + offsetof(Layout, qs));
     out.put(i, (to_f(vi_u8(with_fifth_bit(nib_lo(q), qh & 0xFFFF))) * d) + m);
     out.put(i + 16, (to_f(vi_u8(with_fifth_bit(nib_hi(q), qh >> 16))) * d) + m);
   }

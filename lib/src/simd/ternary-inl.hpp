@@ -27,7 +27,7 @@ struct Tq1_0 : KernelFor<FormatId::tq1_0> {
       out.put(i + 160 + 16 * n, to_f(trits(c, vi_set1(kPow3[n])) - vi_set1(1)) * d);
     // Elements 240..255: qh byte t % 4, digit t / 4.
     alignas(64) static constexpr std::int32_t kLanePow3[16] = {1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27};
-    const VI h = vi_u8(_mm_set1_epi32(static_cast<int>(rd32(b + offsetof(Layout, qh)))));
+    const VI h = vi_u8(bytes_u32x4(rd32(b + offsetof(Layout, qh))));
     out.put(i + 240, to_f(trits(h, vi_load(kLanePow3)) - vi_set1(1)) * d);
   }
 };
@@ -40,7 +40,7 @@ struct Tq2_0 : KernelFor<FormatId::tq2_0> {
     const std::uint8_t* qs = b + offsetof(Layout, qs);
     for (int h = 0; h < 2; ++h)
       for (int s = 0; s < 2; ++s) {
-        const __m128i q = load16(qs + 32 * h + 16 * s);
+        const VB q = load16(qs + 32 * h + 16 * s);
         for (int p = 0; p < 4; ++p)
           out.put(i + 128 * h + 32 * p + 16 * s, to_f(vi_u8(bits_of(q, 2 * p, 3)) - vi_set1(1)) * d);
       }

@@ -1,5 +1,5 @@
 // The Unpack row kernels one code path offers, for rows contiguous in memory (the last axis): the
-// portable C++ set (simd/portable/unpack.cpp) and the x86 SIMD sets (simd/<isa>/unpack.cpp). The
+// portable C++ set (simd/portable/unpack.cpp) and the SIMD sets (simd/<isa>/unpack.cpp). The
 // dispatch point (decode/dispatch.cpp) picks one at run time. A null entry means "use the portable
 // kernel".
 #pragma once
@@ -35,8 +35,9 @@ void unpack_bits_row_portable(unsigned bits, const std::uint8_t* in, std::uint8_
                               std::uint64_t in_bytes);
 bool unpack_radix3_row_portable(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count);
 
-// Each set, defined in translation units compiled with its ISA's flags: call an x86 one only when
-// the CPU has the ISA (decode/cpu_features.hpp). avx512 needs AVX-512 F/BW/VL, avx512vbmi also VBMI.
+// Each set, defined in translation units compiled with its ISA's flags: call one only when the CPU
+// has the ISA (decode/isa_registry.cpp). avx512 needs AVX-512 F/BW/VL, avx512vbmi also VBMI; neon is
+// every AArch64 CPU.
 namespace portable {
 const UnpackKernels& unpack_kernels();
 }
@@ -47,6 +48,9 @@ namespace avx512 {
 const UnpackKernels& unpack_kernels();
 }
 namespace avx512vbmi {
+const UnpackKernels& unpack_kernels();
+}
+namespace neon {
 const UnpackKernels& unpack_kernels();
 }
 

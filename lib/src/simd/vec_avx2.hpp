@@ -13,6 +13,8 @@
 
 #define ONNXQ_SIMD_NS avx2
 
+#include "simd/vec_x86_bytes.hpp"
+
 namespace onnxq::simd::avx2 {
 namespace {
 

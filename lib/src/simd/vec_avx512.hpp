@@ -17,6 +17,8 @@
 #define ONNXQ_SIMD_NS avx512
 #endif
 
+#include "simd/vec_x86_bytes.hpp"
+
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
 

@@ -1,6 +1,7 @@
 // Golden tests: every block format and plain type decodes bit for bit to ggml's float32
-// output (NaN compared by position), for the quantizer blocks, the hard "edge" blocks
-// and the zoo.gguf tensors, on 1 and several threads.
+// output (NaN compared by position), for the quantizer blocks and the hard "edge" blocks, on 1
+// and several threads, in every output dtype. Only the decoding code: these run in the AArch64
+// cross build too (tests/unit/gguf/zoo_vectors_test.cpp decodes zoo.gguf's tensors).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -11,53 +12,23 @@
 #include <vector>
 
 #include "expected_npy.hpp"
+#include "ggml_compare.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/gguf/model.hpp"
 #include "ref_float16.hpp"
 
 namespace onnxq {
 namespace {
 
+using testing::count_mismatches;
+using testing::decode_f32;
+using testing::decode_scalar;
 using testing::ExpectedArray;
+using testing::is_nan_bits;
 using testing::load_expected_npy;
 using testing::read_file_bytes;
 using testing::testdata_path;
-
-bool is_nan_bits(std::uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
-
-// Number of elements whose bits differ (both NaN counts as equal); reports the first few.
-std::size_t count_mismatches(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want,
-                             const std::string& what) {
-  EXPECT_EQ(got.size(), want.size()) << what;
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
-    const bool same = got[i] == want[i] || (is_nan_bits(got[i]) && is_nan_bits(want[i]));
-    if (!same && ++bad <= 5)
-      ADD_FAILURE() << what << " element " << i << ": got 0x" << std::hex << got[i] << " ("
-                    << std::bit_cast<float>(got[i]) << "), want 0x" << want[i] << " (" << std::bit_cast<float>(want[i])
-                    << ")";
-  }
-  return bad;
-}
-
-std::vector<std::uint32_t> decode_f32(const BlockFormat& f, std::span<const std::byte> bytes, int threads) {
-  const std::uint64_t blocks = bytes.size() / f.block_bytes;
-  EXPECT_EQ(blocks * f.block_bytes, bytes.size()) << f.gguf_name << ": not whole blocks";
-  std::vector<std::uint32_t> out(blocks * f.block_elements, 0xDEADBEEFu);
-  decode_blocks(f, bytes, 0, blocks, DType::Float, out.data(), threads);
-  return out;
-}
-
-// The scalar reference decoder alone, bypassing dispatch.
-std::vector<std::uint32_t> decode_scalar(const BlockFormat& f, std::span<const std::byte> bytes) {
-  const BlockDecoder* d = scalar_block_decoder(f.ggml_type);
-  const std::size_t blocks = bytes.size() / f.block_bytes;
-  std::vector<std::uint32_t> out(blocks * f.block_elements, 0xDEADBEEFu);
-  d->decode(reinterpret_cast<const std::uint8_t*>(bytes.data()), blocks, reinterpret_cast<float*>(out.data()));
-  return out;
-}
 
 void expect_file_decodes(const BlockFormat& f, const std::string& bin, const std::string& npy) {
   const std::vector<std::byte> bytes = read_file_bytes(testdata_path(bin));
@@ -84,19 +55,6 @@ TEST_P(BlockFormatVectors, EdgeBlocksMatchGgml) {
   const BlockFormat& f = *GetParam();
   const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
   expect_file_decodes(f, stem + ".edge.bin", stem + ".edge.f32.npy");
-}
-
-TEST_P(BlockFormatVectors, ZooTensorMatchesGgml) {
-  const BlockFormat& f = *GetParam();
-  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
-  const std::string name = std::string(f.format_id.substr(5)) + ".weight";
-  const TensorInfo* t = zoo.find_tensor(name);
-  ASSERT_NE(t, nullptr) << name;
-  ASSERT_EQ(t->format, &f);
-  const ExpectedArray want = load_expected_npy(testdata_path("gguf/expected/" + name + ".f32.npy"));
-  EXPECT_EQ(want.shape, t->onnx_shape());
-  EXPECT_EQ(count_mismatches(decode_f32(f, zoo.tensor_bytes(*t), 2), want.f32_bits(), name), 0u);
-  EXPECT_EQ(count_mismatches(decode_scalar(f, zoo.tensor_bytes(*t)), want.f32_bits(), name + " scalar reference"), 0u);
 }
 
 TEST_P(BlockFormatVectors, RangesDecodeLikeTheWhole) {
@@ -204,47 +162,13 @@ TEST(DecoderTable, MatchesTheFormatTable) {
   EXPECT_EQ(scalar_block_decoder(stray), nullptr);
 }
 
-// Plain types: blocks/<t>.bin and the zoo tensors; integers and F64 also exactly in their own dtype.
+// Plain types: blocks/<t>.bin (tests/unit/gguf/zoo_vectors_test.cpp decodes their zoo tensors).
 class PlainTypeVectors : public ::testing::TestWithParam<const BlockFormat*> {};
 
 TEST_P(PlainTypeVectors, ToFloat32MatchesTheCast) {
   const BlockFormat& f = *GetParam();
   const std::string stem = "gguf/blocks/" + std::string(f.ggml_name);
   expect_file_decodes(f, stem + ".bin", stem + ".f32.npy");
-
-  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
-  const std::string name = std::string(f.ggml_name) + ".weight";
-  const TensorInfo* t = zoo.find_tensor(name);
-  ASSERT_NE(t, nullptr);
-  const ExpectedArray want = load_expected_npy(testdata_path("gguf/expected/" + name + ".f32.npy"));
-  EXPECT_EQ(count_mismatches(decode_f32(f, zoo.tensor_bytes(*t), 1), want.f32_bits(), name), 0u);
-}
-
-class NativeTypeVectors : public PlainTypeVectors {};
-
-TEST_P(NativeTypeVectors, NativeDtypeIsExact) {
-  const BlockFormat& f = *GetParam();
-  const std::string name = std::string(f.ggml_name) + ".weight";
-  const std::string path = testdata_path("gguf/expected/" + name + ".native.npy");
-  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
-  const TensorInfo* t = zoo.find_tensor(name);
-  ASSERT_NE(t, nullptr);
-  const ExpectedArray want = load_expected_npy(path);
-  EXPECT_EQ(default_decode_dtype(f), dtype_info(f.plain_dtype).is_integer ? f.plain_dtype : DType::Float);
-  std::vector<std::byte> got(want.data.size());
-  decode_blocks(f, zoo.tensor_bytes(*t), 0, t->element_count, f.plain_dtype, got.data(), 1);
-  EXPECT_EQ(got, want.data);
-  if (f.plain_dtype == DType::Double) return;
-  // Integers converted to DOUBLE are exact.
-  std::vector<double> wide(t->element_count);
-  decode_blocks(f, zoo.tensor_bytes(*t), 0, t->element_count, DType::Double, wide.data(), 1);
-  const std::size_t size = f.block_bytes;
-  for (std::size_t i = 0; i < wide.size(); ++i) {
-    std::int64_t v = 0;
-    std::memcpy(&v, want.data.data() + i * size, size);           // little-endian
-    if (size < 8) v = (v << (64 - 8 * size)) >> (64 - 8 * size);  // sign-extend
-    EXPECT_EQ(wide[i], static_cast<double>(v)) << name << " element " << i;
-  }
 }
 
 std::vector<const BlockFormat*> plain_rows() {
@@ -256,32 +180,6 @@ std::vector<const BlockFormat*> plain_rows() {
 
 INSTANTIATE_TEST_SUITE_P(AllPlainTypes, PlainTypeVectors, ::testing::ValuesIn(plain_rows()),
                          [](const auto& info) { return std::string(info.param->ggml_name); });
-
-// The types whose values float32 cannot hold exactly have a .native.npy expectation.
-std::vector<const BlockFormat*> native_rows() {
-  std::vector<const BlockFormat*> rows;
-  for (const BlockFormat* f : plain_rows())
-    if (f->plain_dtype == DType::Double || dtype_info(f->plain_dtype).is_integer) rows.push_back(f);
-  return rows;
-}
-
-INSTANTIATE_TEST_SUITE_P(WideTypes, NativeTypeVectors, ::testing::ValuesIn(native_rows()),
-                         [](const auto& info) { return std::string(info.param->ggml_name); });
-
-// The 1-D and 3-D zoo tensors: shapes in ONNX order and bits.
-TEST(ZooShapes, OneAndThreeDimensionalTensors) {
-  const GgufModel zoo = GgufModel::open(testdata_path("zoo.gguf"));
-  for (const char* name : {"vec_1d.q8_0", "cube_3d.q4_k", "cube_3d.f16"}) {
-    const TensorInfo* t = zoo.find_tensor(name);
-    ASSERT_NE(t, nullptr) << name;
-    const ExpectedArray want = load_expected_npy(testdata_path(std::string("gguf/expected/") + name + ".f32.npy"));
-    EXPECT_EQ(want.shape, t->onnx_shape()) << name;
-    const std::uint64_t blocks = t->byte_size / t->format->block_bytes;
-    std::vector<std::uint32_t> got(blocks * t->format->block_elements);
-    decode_blocks(*t->format, zoo.tensor_bytes(*t), 0, blocks, DType::Float, got.data(), 0);
-    EXPECT_EQ(count_mismatches(got, want.f32_bits(), name), 0u);
-  }
-}
 
 TEST(DecodeBlocks, RejectsIntegerOutputForBlockFormats) {
   const BlockFormat& q4 = *find_format("gguf:q4_0");

@@ -1,13 +1,15 @@
 // Cross-path bit-exactness: every SIMD path this CPU runs must give the scalar reference's
 // bits (NaN compared as NaN) for every block format, plain float type and output dtype, on
-// random bytes and the ggml blocks, for every block count 0..17, odd tails, misaligned
-// destinations, 1/2/3 threads and outputs large enough for non-temporal stores.
+// random bytes, blocks with special scales (zeros, subnormals, infinities, NaNs) and the ggml
+// blocks, for every block count 0..17, odd tails, misaligned destinations, 1/2/3 threads and
+// outputs large enough for non-temporal stores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
@@ -96,9 +98,59 @@ std::vector<std::byte> random_bytes(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
-// Random blocks, the ggml quantizer blocks and the edge blocks, one after another.
+// The binary16 scales every kernel must treat as the reference does: signed zeros, the smallest and
+// largest subnormals, the largest normal, one, infinities, quiet and signalling NaNs with payloads.
+constexpr std::uint16_t kSpecialHalves[] = {0x0000, 0x8000, 0x0001, 0x03FF, 0x8001, 0x7BFF,
+                                            0x3C00, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE5A};
+constexpr std::uint32_t kSpecialFloats[] = {0x00000000, 0x80000000, 0x00000001, 0x007FFFFF, 0x7F7FFFFF, 0x3F800000,
+                                            0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC12345, 0x80000001};
+// E8M0 (0xFF is NaN) and UE4M3 (0x7F and 0xFF are NaN; 0x01 is a subnormal) scale bytes.
+constexpr std::uint8_t kSpecialScaleBytes[] = {0x00, 0x01, 0x07, 0x7E, 0x7F, 0x80, 0xFE, 0xFF, 0x38, 0x08, 0x70, 0x81};
+constexpr std::size_t kSpecials = std::size(kSpecialHalves);
+static_assert(std::size(kSpecialFloats) == kSpecials && std::size(kSpecialScaleBytes) == kSpecials);
+
+// Random blocks whose scale fields (the format row's kinds say which) hold special values: block k
+// puts special k % 12 in its first scale field and special k / 12 in its second (d and dmin: inf
+// against inf, NaN against a subnormal ...), so every pair occurs.
+std::vector<std::byte> special_scale_blocks(const BlockFormat& f) {
+  std::vector<std::byte> blocks = random_bytes(std::size_t{f.block_bytes} * kSpecials * kSpecials, f.ggml_type + 77u);
+  for (std::size_t k = 0; k < kSpecials * kSpecials; ++k) {
+    std::byte* block = blocks.data() + k * f.block_bytes;
+    std::size_t scale_field = 0;
+    for (const BlockField& field : f.fields) {
+      const std::size_t which = scale_field == 0 ? k % kSpecials : k / kSpecials;
+      std::byte* at = block + field.offset;
+      switch (field.kind) {
+        case FieldKind::Fp16Scale: std::memcpy(at, &kSpecialHalves[which], 2); break;
+        case FieldKind::Fp32Scale: std::memcpy(at, &kSpecialFloats[which], 4); break;
+        case FieldKind::E8M0Scale:
+        case FieldKind::UE4M3Scales:
+          for (std::size_t i = 0; i < field.width; ++i)  // the special in turn with the next ones
+            at[i] = static_cast<std::byte>(kSpecialScaleBytes[(which + i) % kSpecials]);
+          break;
+        case FieldKind::Iq1mScales:  // the binary16 lives in the top nibbles of four uint16 words
+          for (int w = 0; w < 4; ++w) {
+            const auto nibble = static_cast<std::uint8_t>((kSpecialHalves[which] >> (4 * w)) & 0xF);
+            at[2 * w + 1] =
+                static_cast<std::byte>((std::to_integer<std::uint8_t>(at[2 * w + 1]) & 0x0F) | (nibble << 4));
+          }
+          break;
+        default: continue;
+      }
+      ++scale_field;
+    }
+  }
+  return blocks;
+}
+
+// Random blocks, blocks with special scales, the ggml quantizer blocks and the edge blocks, one
+// after another.
 std::vector<std::byte> test_blocks(const BlockFormat& f) {
   std::vector<std::byte> all = random_bytes(std::size_t{f.block_bytes} * 300, f.ggml_type * 7919u + 1);
+  if (f.is_block_format()) {
+    const std::vector<std::byte> special = special_scale_blocks(f);
+    all.insert(all.end(), special.begin(), special.end());
+  }
   if (f.is_block_format()) {
     const std::string stem = "gguf/blocks/" + std::string(f.format_id.substr(5));
     for (const char* suffix : {".bin", ".edge.bin"}) {
@@ -307,10 +359,20 @@ TEST(IsaChoice, ResolveRules) {
     EXPECT_NE(std::string(e.what()).find("avx512"), std::string::npos);
   }
   try {
-    resolve_isa("neon", x86);
+    resolve_isa("neon", x86);  // a known path, for another CPU family
+    ADD_FAILURE() << "no error for an unavailable path";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  }
+  const std::vector<std::string> arm{"scalar", "neon"};
+  EXPECT_EQ(resolve_isa("", arm), "neon");
+  EXPECT_EQ(resolve_isa("scalar", arm), "scalar");
+  try {
+    resolve_isa("sse9", x86);
     ADD_FAILURE() << "no error for an unknown path";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("neon"), std::string::npos) << "the message lists the known paths";
   }
 }
 

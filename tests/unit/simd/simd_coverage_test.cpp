@@ -4,6 +4,8 @@
 // silently. /proc/cpuinfo (the kernel's view, independent of lib/src/decode/cpu_features.cpp)
 // says which paths this machine has; every one must be listed, and every listed path must have
 // a SIMD kernel for every format and output dtype (a missing one would quietly fall back to scalar).
+// On AArch64 the kernel's view is getauxval(AT_HWCAP) (qemu-aarch64 answers it for the emulated
+// CPU; /proc/cpuinfo would be the host's): a build with NEON kernels must list and test them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,11 +22,17 @@
 #include "onnxq/formats/format.hpp"
 #include "onnxq/ops/unpack.hpp"
 
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
 namespace onnxq {
 namespace {
 
 using testing::IsaGuard;
 
+#if ONNXQ_TEST_HAVE_X86_SIMD
 std::set<std::string> cpuinfo_flags() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -50,6 +58,7 @@ std::vector<std::string> machine_paths(const std::set<std::string>& f) {
   }
   return paths;
 }
+#endif
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -58,8 +67,20 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 TEST(SimdCoverage, EveryPathTheMachineHasIsTested) {
-#if !ONNXQ_TEST_HAVE_X86_SIMD
-  GTEST_SKIP() << "built with -DONNXQ_X86_SIMD=OFF or not for x86-64: only the scalar path exists";
+#if defined(__aarch64__)
+  // NEON (ASIMD) is part of every AArch64 CPU Linux runs on; the kernels exist once lib/src/simd/neon/ does.
+  const bool asimd = (getauxval(AT_HWCAP) & HWCAP_ASIMD) != 0;
+  std::vector<std::string> want{"scalar"}, unpack_want{"portable"};
+  if (ONNXQ_TEST_HAVE_NEON && asimd) want.push_back("neon"), unpack_want.push_back("neon");
+  const std::vector<std::string> got = supported_isas(), unpack_got = unpack_kernel_paths();
+  std::printf("decoder paths tested: %s (machine: %s)\n", joined(got).c_str(), joined(want).c_str());
+  std::printf("unpack paths tested: %s (machine: %s)\n", joined(unpack_got).c_str(), joined(unpack_want).c_str());
+  RecordProperty("decoder_paths", joined(got));
+  RecordProperty("unpack_paths", joined(unpack_got));
+  EXPECT_EQ(got, want) << "the SIMD tests would skip a path this machine has (or run one it lacks)";
+  EXPECT_EQ(unpack_got, unpack_want);
+#elif !ONNXQ_TEST_HAVE_X86_SIMD
+  GTEST_SKIP() << "built with -DONNXQ_X86_SIMD=OFF or not for x86-64 or AArch64: only the scalar path exists";
 #else
   const std::set<std::string> flags = cpuinfo_flags();
   ASSERT_FALSE(flags.empty()) << "no flags line in /proc/cpuinfo";

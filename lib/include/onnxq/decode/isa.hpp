@@ -1,7 +1,7 @@
-// Which SIMD path the decoders use. One path is chosen per process, once, from CPUID;
-// the environment variable ONNXQ_ISA=scalar|avx2|avx512|avx512vbmi forces one (tests run
+// Which SIMD path the decoders use. One path is chosen per process, once, from the CPU;
+// the environment variable ONNXQ_ISA=scalar|avx2|avx512|avx512vbmi|neon forces one (tests run
 // every path on the same inputs and demand identical bits). avx512vbmi is avx512 with VBMI
-// byte permutes where they pay (the IQ grid formats, Unpack).
+// byte permutes where they pay (the IQ grid formats, Unpack); neon is AArch64's Advanced SIMD.
 #pragma once
 
 #include <cstddef>
@@ -12,11 +12,13 @@
 
 namespace onnxq {
 
-// The active path: "scalar", "avx2", "avx512" or "avx512vbmi". Throws Error(InvalidArgument) when
+// The active path: "scalar", "avx2", "avx512", "avx512vbmi" or "neon". Throws Error(InvalidArgument) when
 // ONNXQ_ISA names no path, Error(Unsupported) when it names one this CPU lacks.
 const char* active_isa();
 // The paths this CPU (and this build) can run, slowest first; always starts with "scalar".
 std::vector<std::string> supported_isas();
+// Every path this library names, on any CPU (the values ONNXQ_ISA accepts), slowest first.
+std::vector<std::string> known_isas();
 // Forces a path for the rest of the process (tests, benchmarks). An empty name returns
 // to the default choice, re-reading ONNXQ_ISA. Throws like active_isa().
 void select_isa(std::string_view name);
