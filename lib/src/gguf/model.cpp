@@ -98,9 +98,7 @@ GgufModel GgufModel::open(const std::string& path, ShardPolicy policy, const IoO
     GgufFile& shard = model.shards_.front();
     const auto count = metadata_u64(shard, kGgufSplitCountKey);
     if (count && *count > 1) {
-      if (policy != ShardPolicy::AllowMissing)
-        refuse_first(gguf_unsplit_name_problems({.no = std::nullopt, .count = count, .tensors_count = std::nullopt}),
-                     path);
+      if (policy != ShardPolicy::AllowMissing) refuse_first(gguf_unsplit_name_problems({.count = count}), path);
       // A renamed shard: its siblings cannot be found, so all of them count as missing (paths unknown).
       const auto no = metadata_u64(shard, kGgufSplitNoKey).value_or(0);
       if (*count > kGgufSplitMaxShards || no >= *count)
