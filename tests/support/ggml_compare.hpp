@@ -51,4 +51,12 @@ inline std::vector<std::uint32_t> decode_scalar(const BlockFormat& f, std::span<
   return out;
 }
 
+// The plain (non-block) types, one test instance each.
+inline std::vector<const BlockFormat*> plain_formats() {
+  std::vector<const BlockFormat*> rows;
+  for (const BlockFormat& f : all_formats())
+    if (!f.is_block_format()) rows.push_back(&f);
+  return rows;
+}
+
 }  // namespace onnxq::testing

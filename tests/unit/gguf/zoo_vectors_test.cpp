@@ -88,20 +88,13 @@ TEST_P(ZooNativeTypes, NativeDtypeIsExact) {
   }
 }
 
-std::vector<const BlockFormat*> zoo_plain_rows() {
-  std::vector<const BlockFormat*> rows;
-  for (const BlockFormat& f : all_formats())
-    if (!f.is_block_format()) rows.push_back(&f);
-  return rows;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllPlainTypes, ZooPlainTypes, ::testing::ValuesIn(zoo_plain_rows()),
+INSTANTIATE_TEST_SUITE_P(AllPlainTypes, ZooPlainTypes, ::testing::ValuesIn(testing::plain_formats()),
                          [](const auto& info) { return std::string(info.param->ggml_name); });
 
 // The types whose values float32 cannot hold exactly have a .native.npy expectation.
 std::vector<const BlockFormat*> zoo_native_rows() {
   std::vector<const BlockFormat*> rows;
-  for (const BlockFormat* f : zoo_plain_rows())
+  for (const BlockFormat* f : testing::plain_formats())
     if (f->plain_dtype == DType::Double || dtype_info(f->plain_dtype).is_integer) rows.push_back(f);
   return rows;
 }

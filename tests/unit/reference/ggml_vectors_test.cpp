@@ -171,14 +171,7 @@ TEST_P(PlainTypeVectors, ToFloat32MatchesTheCast) {
   expect_file_decodes(f, stem + ".bin", stem + ".f32.npy");
 }
 
-std::vector<const BlockFormat*> plain_rows() {
-  std::vector<const BlockFormat*> rows;
-  for (const BlockFormat& f : all_formats())
-    if (!f.is_block_format()) rows.push_back(&f);
-  return rows;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllPlainTypes, PlainTypeVectors, ::testing::ValuesIn(plain_rows()),
+INSTANTIATE_TEST_SUITE_P(AllPlainTypes, PlainTypeVectors, ::testing::ValuesIn(testing::plain_formats()),
                          [](const auto& info) { return std::string(info.param->ggml_name); });
 
 TEST(DecodeBlocks, RejectsIntegerOutputForBlockFormats) {
