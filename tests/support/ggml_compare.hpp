@@ -51,6 +51,13 @@ inline std::vector<std::uint32_t> decode_scalar(const BlockFormat& f, std::span<
   return out;
 }
 
+// The block formats, one test instance each.
+inline std::vector<const BlockFormat*> block_format_ptrs() {
+  std::vector<const BlockFormat*> rows;
+  for (const BlockFormat& f : block_formats()) rows.push_back(&f);
+  return rows;
+}
+
 // The plain (non-block) types, one test instance each.
 inline std::vector<const BlockFormat*> plain_formats() {
   std::vector<const BlockFormat*> rows;

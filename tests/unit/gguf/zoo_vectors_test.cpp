@@ -39,13 +39,7 @@ TEST_P(ZooBlockFormats, TensorMatchesGgml) {
   EXPECT_EQ(count_mismatches(decode_scalar(f, zoo.tensor_bytes(*t)), want.f32_bits(), name + " scalar reference"), 0u);
 }
 
-std::vector<const BlockFormat*> zoo_block_rows() {
-  std::vector<const BlockFormat*> rows;
-  for (const BlockFormat& f : block_formats()) rows.push_back(&f);
-  return rows;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllFormats, ZooBlockFormats, ::testing::ValuesIn(zoo_block_rows()),
+INSTANTIATE_TEST_SUITE_P(AllFormats, ZooBlockFormats, ::testing::ValuesIn(testing::block_format_ptrs()),
                          [](const auto& info) { return std::string(info.param->ggml_name); });
 
 // Plain types: the zoo tensors; integers and F64 also exactly in their own dtype.

@@ -134,13 +134,7 @@ TEST_P(BlockFormatVectors, TiledBlocksOnSeveralThreadsMatchGgmlInEveryDtype) {
   }
 }
 
-std::vector<const BlockFormat*> block_format_rows() {
-  std::vector<const BlockFormat*> rows;
-  for (const BlockFormat& f : block_formats()) rows.push_back(&f);
-  return rows;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllFormats, BlockFormatVectors, ::testing::ValuesIn(block_format_rows()),
+INSTANTIATE_TEST_SUITE_P(AllFormats, BlockFormatVectors, ::testing::ValuesIn(testing::block_format_ptrs()),
                          [](const auto& info) { return std::string(info.param->ggml_name); });
 
 TEST(DecoderTable, MatchesTheFormatTable) {
