@@ -7,13 +7,15 @@
 #include <exception>
 #include <mutex>
 
+#include "core/chunk_buffers.hpp"
+
 namespace onnxq {
 namespace {
 
 void run_in_order(std::uint64_t chunks, unsigned consumers, const PipelineFill& fill, const PipelineConsume& consume) {
-  std::vector<std::byte> scratch;
+  const ChunkBuffers buffer(1, kPipelineChunkBytes);
   for (std::uint64_t c = 0; c < chunks; ++c) {
-    const std::span<const std::byte> bytes = fill(c, scratch);
+    const std::span<const std::byte> bytes = fill(c, buffer[0]);
     for (unsigned k = 0; k < consumers; ++k) consume(k, c, bytes);
   }
 }
@@ -107,7 +109,7 @@ void parallel_pipeline(unsigned threads, std::uint64_t chunks, unsigned consumer
   const int team = static_cast<int>(filler_consumes ? consumers : consumers + 1);
   const unsigned first = filler_consumes ? 1 : 0;  // the first consumer with a thread of its own
   Ring ring(consumers, chunks);
-  std::vector<std::vector<std::byte>> slots(kPipelineSlots);
+  const ChunkBuffers slots(kPipelineSlots, kPipelineChunkBytes);
   bool short_team = false;
 #pragma omp parallel num_threads(team)
   {

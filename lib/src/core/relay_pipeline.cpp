@@ -1,10 +1,12 @@
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
 
+#include "core/chunk_buffers.hpp"
 #include "onnxq/core/pipeline.hpp"
 
 namespace onnxq {
@@ -62,24 +64,28 @@ class Turn {
 }  // namespace
 
 void relay_pipeline(unsigned threads, std::uint64_t chunks, const PipelineFill& fill, const RelayConsume& consume) {
-  const auto in_order = [&] {
-    std::vector<std::byte> scratch;
-    for (std::uint64_t c = 0; c < chunks; ++c) consume(c, fill(c, scratch));
-  };
-  if (threads < 2 || chunks < 2 || omp_in_parallel()) return in_order();
+  if (chunks == 0) return;
+  // Inside a parallel region this thread's team already holds the CPUs.
+  const auto team =
+      static_cast<unsigned>(omp_in_parallel() ? 1 : std::min<std::uint64_t>(chunks, std::max(threads, 1u)));
+  const ChunkBuffers buffers(team, kPipelineChunkBytes);
+  if (team < 2) {
+    for (std::uint64_t c = 0; c < chunks; ++c) consume(c, fill(c, buffers[0]));
+    return;
+  }
   Turn turn;
   std::atomic<std::uint64_t> next{0};  // the next chunk to fill
   std::mutex error_mutex;
   std::exception_ptr error;
-  // However many threads the runtime gives (OMP_THREAD_LIMIT), every chunk is taken by one of them.
-#pragma omp parallel num_threads(static_cast <int>(std::min <std::uint64_t>(threads, chunks)))
+#pragma omp parallel num_threads(static_cast <int>(team))
   {
-    std::vector<std::byte> scratch;
+    // However many threads the runtime gives (OMP_THREAD_LIMIT), every chunk is taken by one of them.
+    const auto worker = static_cast<unsigned>(omp_get_thread_num());
     try {
       // Chunks are taken in order as threads come free rather than dealt out in advance: a thread
       // that starts late (waking an idle CPU can take milliseconds) holds up no chunk meanwhile.
       for (std::uint64_t c = next.fetch_add(1); c < chunks && !turn.stopped(); c = next.fetch_add(1)) {
-        const std::span<const std::byte> bytes = fill(c, scratch);
+        const std::span<const std::byte> bytes = fill(c, buffers[worker]);
         if (!turn.wait_for(c)) break;
         consume(c, bytes);
         turn.pass(c);

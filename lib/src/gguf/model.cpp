@@ -172,20 +172,39 @@ std::span<const std::byte> GgufModel::tensor_bytes(const TensorInfo& tensor) con
   return *view;
 }
 
-std::span<const std::byte> GgufModel::tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
-                                                   std::vector<std::byte>& storage) const {
+std::optional<std::span<const std::byte>> GgufModel::view_unless_copied(const TensorInfo& tensor, std::uint64_t offset,
+                                                                        std::uint64_t length) const {
   const auto end = checked_add(offset, length);
   if (!end || *end > tensor.byte_size)
     invalid_argument("bytes [" + std::to_string(offset) + ", +" + std::to_string(length) + ") lie outside tensor '" +
                      std::string(tensor.name) + "'");
-  const GgufFile& shard = shards_.at(tensor.shard);
-  if (length == 0) return {};
-  if (!shard.source->read_beats_view())
-    if (const auto view = shard.source->view(tensor.file_offset + offset, length)) return *view;
-  storage.resize(static_cast<std::size_t>(length));
+  if (length == 0) return std::span<const std::byte>{};
+  const ByteSource& source = *shards_.at(tensor.shard).source;
+  if (source.read_beats_view()) return std::nullopt;
+  return source.view(tensor.file_offset + offset, length);
+}
+
+void GgufModel::copy_tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::span<std::byte> dst) const {
   // Reading on to the tensor's end lets the source fetch the following chunks with this one.
-  shard.source->read(tensor.file_offset + offset, storage, tensor.file_offset + tensor.byte_size);
+  shards_.at(tensor.shard).source->read(tensor.file_offset + offset, dst, tensor.file_offset + tensor.byte_size);
+}
+
+std::span<const std::byte> GgufModel::tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
+                                                   std::vector<std::byte>& storage) const {
+  if (const auto view = view_unless_copied(tensor, offset, length)) return *view;
+  storage.resize(static_cast<std::size_t>(length));
+  copy_tensor_bytes(tensor, offset, storage);
   return storage;
+}
+
+std::span<const std::byte> GgufModel::tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
+                                                   std::span<std::byte> buffer) const {
+  if (const auto view = view_unless_copied(tensor, offset, length)) return *view;
+  if (buffer.size() < length)
+    invalid_argument("a buffer of " + std::to_string(buffer.size()) + " bytes cannot hold " + std::to_string(length) +
+                     " bytes of tensor '" + std::string(tensor.name) + "'");
+  copy_tensor_bytes(tensor, offset, buffer.first(static_cast<std::size_t>(length)));
+  return buffer.first(static_cast<std::size_t>(length));
 }
 
 std::shared_ptr<const void> GgufModel::keep_alive(const TensorInfo& tensor) const {

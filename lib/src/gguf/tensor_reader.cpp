@@ -39,6 +39,12 @@ std::span<const std::byte> TensorReader::stored(std::uint64_t offset, std::uint6
   return model_->tensor_bytes(*tensor_, offset, length, scratch);
 }
 
+std::span<const std::byte> TensorReader::stored(std::uint64_t offset, std::uint64_t length,
+                                                std::span<std::byte> buffer) const {
+  check();
+  return model_->tensor_bytes(*tensor_, offset, length, buffer);
+}
+
 bool TensorReader::stored_in_memory() const { return !model_->is_remote(*tensor_); }
 
 void TensorReader::check() const { source_of(*model_, *tensor_).check(); }

@@ -85,10 +85,10 @@ std::vector<HashRow> hash_model(const GgufModel& model, const HashSelection& typ
   MultiHasher whole(types);
   TensorHashes each(per_tensor, layers ? tensors.size() : 0);
 
-  const auto fill = [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+  const auto fill = [&](std::uint64_t c, std::span<std::byte> buffer) {
     const Piece& p = pieces[c];
     if (p.offset % kPrefetchBytes == 0) readers[p.tensor].prefetch(p.offset, kPrefetchBytes);
-    return readers[p.tensor].stored(p.offset, p.length, scratch);
+    return readers[p.tensor].stored(p.offset, p.length, buffer);
   };
   const bool digests = types[HashType::Sha1] || types[HashType::Sha256] || types[HashType::Uuid];
   if (digests) {

@@ -7,9 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -19,9 +22,10 @@ namespace onnxq {
 namespace {
 
 // Chunk c holds a few bytes that say c, so a consumer can tell which chunk it got.
-std::span<const std::byte> fill_with_index(std::uint64_t c, std::vector<std::byte>& scratch) {
-  scratch.assign(1 + c % 5, static_cast<std::byte>(c * 7 + 1));
-  return scratch;
+std::span<const std::byte> fill_with_index(std::uint64_t c, std::span<std::byte> buffer) {
+  const std::span<std::byte> bytes = buffer.first(1 + c % 5);
+  std::fill(bytes.begin(), bytes.end(), static_cast<std::byte>(c * 7 + 1));
+  return bytes;
 }
 
 TEST(ParallelPipeline, EveryConsumerSeesEveryChunkInOrderWithItsBytes) {
@@ -50,9 +54,9 @@ TEST(ParallelPipeline, TheFillerStaysWithinTheRingOfTheSlowestConsumer) {
   std::atomic<bool> too_far{false};
   parallel_pipeline(
       2, 200, 2,
-      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+      [&](std::uint64_t c, std::span<std::byte> buffer) {
         if (c >= slowest_done.load() + kPipelineSlots) too_far = true;  // its slot is still being read
-        return fill_with_index(c, scratch);
+        return fill_with_index(c, buffer);
       },
       [&](unsigned k, std::uint64_t c, std::span<const std::byte>) {
         if (k == 1) {
@@ -71,10 +75,10 @@ TEST(ParallelPipeline, AFailureInAnyStageComesBackAndNothingHangs) {
         try {
           parallel_pipeline(
               threads, 500, 2,
-              [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+              [&](std::uint64_t c, std::span<std::byte> buffer) {
                 if (stage == -1 && c == at) throw std::runtime_error("fill " + std::to_string(c));
                 if (stage == -1 && c > at) ++after;
-                return fill_with_index(c, scratch);
+                return fill_with_index(c, buffer);
               },
               [&](unsigned k, std::uint64_t c, std::span<const std::byte>) {
                 if (static_cast<int>(k) == stage && c == at) throw std::runtime_error("consume " + std::to_string(c));
@@ -97,9 +101,9 @@ TEST(RelayPipeline, TheConsumerSeesEveryChunkInOrderWithItsBytesOneAtATime) {
       std::atomic<bool> bad_bytes{false}, overlapped{false};
       relay_pipeline(
           threads, chunks,
-          [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+          [&](std::uint64_t c, std::span<std::byte> buffer) {
             if (c % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));  // fills finish out of order
-            return fill_with_index(c, scratch);
+            return fill_with_index(c, buffer);
           },
           [&](std::uint64_t c, std::span<const std::byte> bytes) {
             if (inside.fetch_add(1) != 0) overlapped = true;
@@ -120,20 +124,43 @@ TEST(RelayPipeline, EachChunkIsConsumedOnTheThreadThatFilledIt) {
   std::atomic<bool> second_filled{false}, moved{false};
   relay_pipeline(
       2, filled_by.size(),
-      [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+      [&](std::uint64_t c, std::span<std::byte> buffer) {
         filled_by[c] = std::this_thread::get_id();
         if (c == 1) second_filled = true;
         // Chunk 0's thread holds it until the other thread has filled chunk 1 (for 10 s at most),
         // so that both threads take part.
         for (int i = 0; c == 0 && !second_filled && i < 10000; ++i)
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        return fill_with_index(c, scratch);
+        return fill_with_index(c, buffer);
       },
       [&](std::uint64_t c, std::span<const std::byte>) {
         if (filled_by[c] != std::this_thread::get_id()) moved = true;
       });
   EXPECT_NE(filled_by[0], filled_by[1]);
   EXPECT_FALSE(moved);
+}
+
+TEST(RelayPipeline, EachThreadFillsABufferOfItsOwnOfAChunksSize) {
+  std::mutex mutex;
+  std::map<std::thread::id, std::set<const std::byte*>> buffers;  // per thread, the buffers it was given
+  relay_pipeline(
+      2, 400,
+      [&](std::uint64_t c, std::span<std::byte> buffer) {
+        EXPECT_EQ(buffer.size(), kPipelineChunkBytes);
+        {
+          std::lock_guard lock(mutex);
+          buffers[std::this_thread::get_id()].insert(buffer.data());
+        }
+        if (c % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(20));
+        return fill_with_index(c, buffer);
+      },
+      [](std::uint64_t, std::span<const std::byte>) {});
+  std::set<const std::byte*> all;
+  for (const auto& [thread, given] : buffers) {
+    EXPECT_EQ(given.size(), 1u) << "a thread was given several buffers";
+    all.insert(given.begin(), given.end());
+  }
+  EXPECT_EQ(all.size(), buffers.size()) << "two threads shared a buffer";
 }
 
 TEST(RelayPipeline, AFailureComesBackAndNoLaterChunkIsConsumed) {
@@ -144,9 +171,9 @@ TEST(RelayPipeline, AFailureComesBackAndNoLaterChunkIsConsumed) {
         try {
           relay_pipeline(
               threads, 500,
-              [&](std::uint64_t c, std::vector<std::byte>& scratch) {
+              [&](std::uint64_t c, std::span<std::byte> buffer) {
                 if (in_fill && c == at) throw std::runtime_error("fill " + std::to_string(c));
-                return fill_with_index(c, scratch);
+                return fill_with_index(c, buffer);
               },
               [&](std::uint64_t c, std::span<const std::byte>) {
                 if (!in_fill && c == at) throw std::runtime_error("consume " + std::to_string(c));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gguf_builder.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/stream/tensor_stream.hpp"
 
@@ -77,6 +78,36 @@ TEST_F(TensorReads, StoredBytesAreCopiesAndTheMappingStaysForRaw) {
   ASSERT_TRUE(reader.stored_view().has_value());
   EXPECT_EQ(reader.stored_view()->size(), kElements * 2);
   EXPECT_EQ(std::memcmp(reader.stored_view()->data(), stored.data(), stored.size()), 0);
+}
+
+TEST_F(TensorReads, StoredBytesGoToTheFrontOfACallersBuffer) {
+  const GgufModel model = GgufModel::open(path_.string());
+  const TensorReader reader(model, model.tensors().front());
+  std::vector<std::byte> buffer(2 << 20, std::byte{0x55});
+  const auto stored = reader.stored(4096, 1 << 20, std::span<std::byte>(buffer));
+  EXPECT_EQ(stored.data(), buffer.data());
+  ASSERT_EQ(stored.size(), std::size_t{1} << 20);
+  EXPECT_EQ(std::memcmp(reader.stored_view()->data() + 4096, stored.data(), stored.size()), 0);
+  EXPECT_EQ(buffer[1 << 20], std::byte{0x55}) << "written past the bytes asked for";
+  try {
+    reader.stored(0, (2 << 20) + 1, std::span<std::byte>(buffer));
+    ADD_FAILURE() << "a buffer too short was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("2097152 bytes cannot hold 2097153"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TensorBytes, BytesHeldInMemoryAreAViewWhateverTheBuffer) {
+  testing::GgufBuilder builder;
+  builder.tensor({"t", {64}, kF16, std::vector<std::uint8_t>(128, 0x3c), false, std::nullopt});
+  const std::vector<std::uint8_t> file = builder.build();
+  const GgufModel model = GgufModel::parse(std::as_bytes(std::span(file)), "memory.gguf");
+  const TensorInfo& t = model.tensors().front();
+  const auto bytes = model.tensor_bytes(t, 2, 100, std::span<std::byte>());  // no room: none needed
+  EXPECT_EQ(bytes.data(), model.tensor_bytes(t).data() + 2);
+  EXPECT_EQ(bytes.size(), 100u);
+  EXPECT_THROW(model.tensor_bytes(t, 100, 29, std::span<std::byte>()), Error);  // past the tensor's 128 bytes
 }
 
 }  // namespace

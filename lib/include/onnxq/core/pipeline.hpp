@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <functional>
 #include <span>
-#include <vector>
 
 namespace onnxq {
 
@@ -21,9 +20,9 @@ namespace onnxq {
 inline constexpr unsigned kPipelineSlots = 4;
 inline constexpr std::size_t kPipelineChunkBytes = 512 * 1024;
 
-// Bytes of chunk `chunk`, read into `scratch` (a ring slot, reused) or a view of memory that stays
-// valid until the pipeline returns.
-using PipelineFill = std::function<std::span<const std::byte>(std::uint64_t chunk, std::vector<std::byte>& scratch)>;
+// Bytes of chunk `chunk`: read into `buffer` (kPipelineChunkBytes bytes of the pipeline's, reused
+// for later chunks), or a view of memory that stays valid until the pipeline returns.
+using PipelineFill = std::function<std::span<const std::byte>(std::uint64_t chunk, std::span<std::byte> buffer)>;
 // Consumer `consumer` (< consumers) given chunk `chunk`'s bytes; each consumer sees the chunks in
 // order [0, chunks).
 using PipelineConsume = std::function<void(unsigned consumer, std::uint64_t chunk, std::span<const std::byte> bytes)>;

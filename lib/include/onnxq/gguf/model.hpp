@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,10 +64,20 @@ class GgufModel {
   // the bytes in memory. Throws Error(InvalidArgument) for a range outside the tensor.
   std::span<const std::byte> tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
                                           std::vector<std::byte>& storage) const;
+  // The same, copied into the front of `buffer` (Error(InvalidArgument) when it is shorter than
+  // `length` and a copy is needed).
+  std::span<const std::byte> tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::uint64_t length,
+                                          std::span<std::byte> buffer) const;
   // Keeps the memory behind the tensor's shard's views alive (for zero-copy Tensor views).
   std::shared_ptr<const void> keep_alive(const TensorInfo& tensor) const;
 
  private:
+  // Checks the range; the bytes when they are to be handed out as a view, else nullopt (a copy).
+  std::optional<std::span<const std::byte>> view_unless_copied(const TensorInfo& tensor, std::uint64_t offset,
+                                                               std::uint64_t length) const;
+  // Copies the checked range into `dst` (length bytes).
+  void copy_tensor_bytes(const TensorInfo& tensor, std::uint64_t offset, std::span<std::byte> dst) const;
+
   std::vector<GgufFile> shards_;
   std::vector<TensorInfo> tensors_;
   std::vector<MissingShard> missing_;

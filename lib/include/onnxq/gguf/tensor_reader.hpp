@@ -45,6 +45,8 @@ class TensorReader final : public BlockSource {
   // Bytes [offset, offset + length) of the tensor as stored in the file (for hashes), in
   // `scratch` or (bytes held in memory) a view.
   std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::vector<std::byte>& scratch) const;
+  // The same, copied into the front of `buffer` (at least `length` bytes).
+  std::span<const std::byte> stored(std::uint64_t offset, std::uint64_t length, std::span<std::byte> buffer) const;
   // The whole tensor as stored, as a view of the file's mapping, for a caller that keeps the bytes
   // without copying them (Tensor.raw()); nullopt for a remote file. Its reader calls check() after.
   std::optional<std::span<const std::byte>> stored_view() const;
