@@ -39,10 +39,5 @@ TEST(ChunkBuffers, ThePagesAreInMemoryBeforeTheFirstWrite) {
   EXPECT_EQ(absent, 0u) << "of " << resident.size() << " pages";
 }
 
-TEST(ChunkBuffers, NoneAreNone) {
-  const ChunkBuffers buffers(0, 512 << 10);
-  EXPECT_EQ(buffers.count(), 0u);
-}
-
 }  // namespace
 }  // namespace onnxq
