@@ -8,8 +8,6 @@
 #include <cstring>
 #include <iostream>
 
-#include <sys/mman.h>
-
 #include "command.hpp"
 #include "docs/generate.hpp"
 #include "exit_codes.hpp"
@@ -42,25 +40,9 @@ void setup_io(const GlobalOptions& global) {
   set_io_options(options);
 }
 
-// A page fault costs 15-30 us on some VMs (doc/performance.md, "Why the code is as it is"), and a
-// command's start touches some 70 KiB of new heap: one madvise populates what the faults would.
-// The block freed goes back to malloc's top chunk (below the trim threshold), so later allocations
-// land on the populated pages.
-void populate_startup_heap() {
-#ifdef MADV_POPULATE_WRITE
-  constexpr std::size_t kBytes = 96 << 10;  // below malloc's mmap threshold: from the heap
-  void* block = std::malloc(kBytes);
-  if (!block) return;
-  const auto page = reinterpret_cast<std::uintptr_t>(block) & ~std::uintptr_t{4095};
-  ::madvise(reinterpret_cast<void*>(page), kBytes, MADV_POPULATE_WRITE);  // best effort: older kernels refuse
-  std::free(block);
-#endif
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  populate_startup_heap();
   make_standard_descriptors_valid();
   install_output_signal_handlers();
   install_mapping_fault_guard();

@@ -1,18 +1,11 @@
 """The GIL is released while the library decodes (one OpenMP thread per call, so only the GIL
 could serialize Python threads), and while onnxq.hash reads and hashes a file.
 
-test_another_thread_runs_during_decodes is the proof, and no load can fake or spoil it: with the
-switch interval set to minutes, Python hands the GIL to another thread only when the holder lets
-go of it, so a thread sleeping beside a decoding one sees the decoder's progress only if a decode
-released the GIL. No timing is involved.
-
-test_two_threads_take_less_than_twice_one is the payoff: two threads decoding at once take
-clearly less wall time than one thread doing the same calls just before (< 1.6x; a held GIL
-makes it 2x on a quiet machine). Load lengthens times at random, so there are rounds until one
-shows it (at most BUDGET seconds), and a round counts only when its single-thread time is within
-50% of the best of all rounds. On a machine whose other processes take the CPUs this can fail,
-and can even pass with a held GIL (seen once at a load average of 12), which is why the test above
-exists; ctest runs this file alone (RUN_SERIAL) so the suite's other tests do not take the CPU.
+With the switch interval set to minutes, Python hands the GIL to another thread only when the
+holder lets go of it, so a thread sleeping beside a decoding one runs while the decoder is busy
+only if a decode released the GIL. No timing is involved, and no load can fake or spoil it: the
+decoding thread keeps going (60 s at most) until the other thread has run beside it. What the
+release buys in speed is measured by scripts/bench-gil, not here.
 """
 
 import sys
@@ -27,8 +20,7 @@ import onnxq
 from onnxq import quants
 
 ELEMENTS = 4 << 20  # 16 MiB of float32 per call, from malloc's arenas after the first calls
-CALLS = 10  # per thread and round: tens of milliseconds of decoding, far beyond the rest of a round
-BUDGET = 30.0  # seconds of rounds at most
+GIVE_UP = 60.0  # seconds of decoding at most, for a thread that never sees the other run
 PATHS = ["Tensor.numpy", "quants.dequantize", "onnxq.dequantize"]
 OUT_PATHS = [p + "(out=)" for p in PATHS]  # decoding into the caller's array releases it too
 
@@ -64,13 +56,16 @@ def decoder(tensor, path):
 def test_another_thread_runs_during_decodes(tensor, path):
     work = decoder(tensor, path)
     work()
-    finished, ready, seen = [0], threading.Event(), []
+    ready, met = threading.Event(), threading.Event()
+    calls, done = [0], [False]
 
     def worker():
         ready.set()  # the observer wakes, but needs the GIL, which this thread holds until it lets go
-        for _ in range(CALLS):
+        give_up = time.monotonic() + GIVE_UP
+        while not met.is_set() and time.monotonic() < give_up:
             work()
-            finished[0] += 1
+            calls[0] += 1
+        done[0] = True
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(300.0)  # no forced hand-over during the test
@@ -79,45 +74,10 @@ def test_another_thread_runs_during_decodes(tensor, path):
         t.start()
         ready.wait()
         while t.is_alive():
-            seen.append(finished[0])
+            if not done[0]:
+                met.set()  # this thread holds the GIL before the worker is done: a decode let go of it
             time.sleep(0.0005)  # lets go of the GIL, so the worker never waits for this thread
         t.join()
     finally:
         sys.setswitchinterval(interval)
-    assert any(n < CALLS for n in seen), f"this thread ran only after all {CALLS} decodes: the GIL was held"
-
-
-def run_threads(count, work):
-    """Calls work() CALLS times on each of `count` threads at once; returns the wall time."""
-    barrier = threading.Barrier(count + 1)
-
-    def worker():
-        barrier.wait()
-        for _ in range(CALLS):
-            work()
-
-    threads = [threading.Thread(target=worker) for _ in range(count)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - start
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_two_threads_take_less_than_twice_one(tensor, path):
-    work = decoder(tensor, path)
-    run_threads(2, work)  # warm: the kernels, the file's pages, malloc's arenas for both threads
-    ratios, best_one = [], float("inf")
-    deadline = time.monotonic() + BUDGET
-    while time.monotonic() < deadline:
-        one = run_threads(1, work)
-        best_one = min(best_one, one)
-        two = run_threads(2, work)
-        ratios.append(two / one)
-        if two < 1.6 * one and one <= 1.5 * best_one:
-            return
-    pytest.fail(f"two threads took {min(ratios):.2f}x one thread at best in {len(ratios)} rounds "
-                f"(expected < 1.6x; the GIL serializes to >= 2x): {[round(r, 2) for r in ratios[:20]]}")
+    assert met.is_set(), f"this thread ran only after {calls[0]} decodes ({GIVE_UP:.0f} s) had ended: the GIL was held"

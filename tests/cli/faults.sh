@@ -279,11 +279,15 @@ dir_removed_mid_write() {
   local status=0
   fresh out dequant1
   "$ONNXQ" $(args dequant1 big.gguf out) 2>run.err &
-  local pid=$! i
-  for i in $(seq 1 2000); do
-    ls -l /proc/$pid/fd 2>/dev/null | grep -q "$PWD/out/#[0-9]* (deleted)" && break
-    sleep 0.001
+  local pid=$! fd seen=0
+  # Looked for as long as the command runs (no deadline that a loaded machine could outrun); the
+  # window is the whole write of 256 MiB.
+  while [ $seen = 0 ] && kill -0 $pid 2>/dev/null; do
+    for fd in /proc/$pid/fd/*; do
+      [[ "$(readlink "$fd" 2>/dev/null)" == "$PWD/out/#"*" (deleted)" ]] && seen=1 && break
+    done
   done
+  [ $seen = 1 ] || { echo "the command ended before its output was seen open" >&2 && return 1; }
   kill -STOP $pid && rm -rf out && kill -CONT $pid
   wait $pid || status=$?
   [ $status = 3 ] && grep -q "^onnxq: error: .*out/big.npy" run.err && [ ! -e out ] ||

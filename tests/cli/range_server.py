@@ -15,9 +15,10 @@ Paths (NAME is a file under ROOT):
   /flaky/NAME             every first request for a range is answered 503
   /status/CODE/NAME       always answers CODE
   /stall/NAME             sends nothing for 60 s
-  /together/NAME          ranges past the first byte wait (up to 5 s) until another such request
-                          is in progress, then are served as /files/NAME; the log's "together"
-                          says whether one was: whether the client makes requests side by side
+  /together/NAME          ranges past the first byte wait (up to 60 s) until another such request
+                          has been in progress at the same time, then are served as /files/NAME;
+                          the log's "together" says whether one was: whether the client makes
+                          requests side by side
   /redirect/NAME          302 to http://localhost:PORT/files/NAME (another host name)
   /loop/NAME              302 to itself, for ever
   /OWNER/REPO/resolve/REV/PATH   the Hub layout, from ROOT/hf/OWNER/REPO/REV/PATH; OWNER "gated"
@@ -41,7 +42,8 @@ TOKEN = OPTS.get("--token", "")
 LOCK = threading.Lock()
 SEEN = set()  # (prefix, path, range) already answered, for /flaky and /changing
 TOGETHER = threading.Condition()
-together_active = 0  # /together requests past the first byte now in progress
+together_active = []  # one flag per /together request past the first byte now in progress:
+                      # whether another has been in progress beside it
 
 
 def log(entry):
@@ -122,16 +124,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.serve(os.path.join(ROOT, rest), mode, changed=(mode == "changing" and not first))
 
     def serve_together(self, file):
-        global together_active
+        # Meeting is recorded when the second request arrives, not read from a count later: the
+        # first, once served, may leave before the second's thread wakes (a loaded machine).
+        met = [False]
         with TOGETHER:
-            together_active += 1
+            for other in together_active:
+                other[0] = met[0] = True
+            together_active.append(met)
             TOGETHER.notify_all()
-            self.entry["together"] = TOGETHER.wait_for(lambda: together_active >= 2, timeout=5)
+            self.entry["together"] = TOGETHER.wait_for(lambda: met[0], timeout=60)
         try:
             self.serve(file)
         finally:
             with TOGETHER:
-                together_active -= 1
+                together_active.remove(met)
 
     def serve(self, file, mode="files", changed=False):
         if not os.path.isfile(file):

@@ -23,10 +23,13 @@ export PATH=$work/bin:$PATH
 echo 'set(CMAKE_DISABLE_FIND_PACKAGE_pybind11 ON)' >"$work/hide_pybind11.cmake"
 export CMAKE_TOOLCHAIN_FILE=$work/hide_pybind11.cmake
 arch=$(dpkg --print-architecture)
-# Both orders build in the same path, one after the other, and paths under $work reach ccache relative
-# to it: the second build, and later runs of this test, are served from the cache.
+# Both orders build in the same path, one after the other, through ccache (scripts/setup --test
+# installs it; scripts/build uses it) with a cache of this run's own: the first order compiles
+# everything, the second is served from the cache. So the test costs one build of the tool, not
+# two, and the same on a new machine as on one that ran it before.
 build=$work/build
-export CCACHE_BASEDIR=$work
+command -v ccache >/dev/null || { echo "FAIL: ccache is missing: run scripts/setup --test" >&2; exit 1; }
+export CCACHE_DIR=$work/ccache CCACHE_BASEDIR=$work
 
 # The premise: with the toolchain file, configuring the Python module fails on pybind11.
 if cmake -S "$source" -B "$work/premise" -DONNXQ_BUILD_PYTHON=ON -DONNXQ_BUILD_TESTS=OFF \

@@ -34,12 +34,12 @@ TEST(ParallelChunks, EveryChunkRunsOnceOnAWorkerBelowTheTeamSize) {
 }
 
 TEST(ParallelChunks, MoreThanOneThreadTakesPartWhenAsked) {
-  // Chunks wait (up to 2 s in all) until a second thread has been seen, so a pool that ran
-  // everything on the caller would fail.
+  // Chunks wait (up to 60 s in all: a loaded machine may start the second thread late) until a
+  // second thread has been seen, so a pool that ran everything on the caller would fail.
   std::set<std::thread::id> ids;
   std::mutex mutex;
   std::atomic<bool> two{false};
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   parallel_chunks(2, 64, [&](unsigned, std::uint64_t) {
     {
       std::lock_guard lock(mutex);
@@ -53,15 +53,15 @@ TEST(ParallelChunks, MoreThanOneThreadTakesPartWhenAsked) {
 }
 
 TEST(ParallelChunks, TheFirstExceptionComesBackAndLaterChunksDoNotStart) {
-  // Chunk 3 throws; each chunk takes 100 us. The other thread stops taking chunks once the failure
+  // Chunk 3 throws; each chunk takes 1 ms. The other thread stops taking chunks once the failure
   // is recorded (after the exception is caught), so only a few more start, far from all 20000
-  // (which would take about a second).
+  // (which would take 10 s or more: room for a thread the scheduler leaves waiting).
   std::atomic<int> started{0};
   EXPECT_THROW(parallel_chunks(2, 20000,
                                [&](unsigned, std::uint64_t c) {
                                  ++started;
                                  if (c == 3) throw std::runtime_error("chunk 3");
-                                 std::this_thread::sleep_for(std::chrono::microseconds(100));
+                                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
                                }),
                std::runtime_error);
   EXPECT_LT(started.load(), 10000);
@@ -97,12 +97,21 @@ TEST(ParallelChunksOrdered, InOrderRunsInChunkOrderWhileBodiesRunOnSeveralThread
     std::vector<std::atomic<int>> bodies(300);
     std::set<std::thread::id> ids;
     std::mutex mutex;
+    // With more than one thread, each body waits (60 s at most) until a second thread has run one:
+    // the check below then does not depend on how soon the scheduler starts the second thread.
+    std::atomic<bool> two{threads == 1};
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     parallel_chunks_ordered(
         threads, 300,
         [&](unsigned, std::uint64_t c) {
           ++bodies[c];
-          std::lock_guard lock(mutex);
-          ids.insert(std::this_thread::get_id());
+          {
+            std::lock_guard lock(mutex);
+            ids.insert(std::this_thread::get_id());
+            if (ids.size() > 1) two = true;
+          }
+          while (!two && std::chrono::steady_clock::now() < give_up)
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
         },
         [&](unsigned, std::uint64_t c) {
           ASSERT_EQ(bodies[c].load(), 1) << "in_order after its body";

@@ -127,9 +127,9 @@ TEST(RelayPipeline, EachChunkIsConsumedOnTheThreadThatFilledIt) {
       [&](std::uint64_t c, std::span<std::byte> buffer) {
         filled_by[c] = std::this_thread::get_id();
         if (c == 1) second_filled = true;
-        // Chunk 0's thread holds it until the other thread has filled chunk 1 (for 10 s at most),
-        // so that both threads take part.
-        for (int i = 0; c == 0 && !second_filled && i < 10000; ++i)
+        // Chunk 0's thread holds it until the other thread has filled chunk 1 (for 60 s at most: a
+        // loaded machine may start the second thread late), so that both threads take part.
+        for (int i = 0; c == 0 && !second_filled && i < 60000; ++i)
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
         return fill_with_index(c, buffer);
       },

@@ -1,6 +1,8 @@
 // A remote file read from two threads at once makes its range requests side by side: the block
 // cache's lock is not held across the network. The loopback server (tests/cli/range_server.py)
-// holds each /together/ request until another is in progress, and logs whether one was.
+// holds each /together/ request until another has been in progress beside it (60 s at most), and
+// logs whether one was. Nothing here depends on timing: a client that fetched one range after the
+// other would keep the first request waiting the full 60 s and fail.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -36,7 +38,8 @@ class RangeServer {
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ) != 0) pid_ = 0;
-    for (int i = 0; i < 100 && port_ == 0; ++i) {
+    // 60 s: a python3 start on a loaded machine, under a sanitizer, is slow but not that slow.
+    for (int i = 0; i < 600 && port_ == 0; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       std::ifstream(port_file) >> port_;
     }
@@ -80,7 +83,10 @@ TEST(HttpSource, TwoThreadsReadingDifferentRangesFetchSideBySide) {
     std::ofstream(dir / "root" / "data.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
 
-    const auto source = open_remote_file("http://127.0.0.1:" + std::to_string(server.port()) + "/together/data.bin");
+    // The client waits longer than the server holds a request: a lone request ends as "together":
+    // false in the log, not as the client's time-out.
+    const auto source = open_remote_file("http://127.0.0.1:" + std::to_string(server.port()) + "/together/data.bin",
+                                         RemoteOptions{.timeout_seconds = 120});
     // Far apart, so that neither read's request (with its read-ahead) covers the other's bytes.
     const std::uint64_t offsets[2] = {1 << 20, 3 << 20};
     std::vector<std::byte> got[2];
