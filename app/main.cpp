@@ -42,7 +42,7 @@ void setup_io(const GlobalOptions& global) {
   set_io_options(options);
 }
 
-// A page fault costs 15-30 us on some VMs (doc/performance.md, "Why the code is as it is"), and a
+// A page fault costs 15-30 us on some VMs (doc/design.md, "Start-up"), and a
 // command's start touches some 70 KiB of new heap: one madvise populates what the faults would.
 // The block freed goes back to malloc's top chunk (below the trim threshold), so later allocations
 // land on the populated pages.
