@@ -1,6 +1,6 @@
 // Buffers for the chunks of a pipeline, all in one block of memory that asks the kernel for
 // transparent huge pages and is populated when it is made. A fresh 4 KiB page costs a fault on its
-// first touch (15-30 us on some VMs, doc/performance.md), which the first read into a 512 KiB
+// first touch (15-30 us on some VMs, doc/design.md), which the first read into a 512 KiB
 // buffer would otherwise pay 128 times; one huge page holds four such buffers.
 #pragma once
 

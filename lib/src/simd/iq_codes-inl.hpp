@@ -16,7 +16,7 @@
 // tables), spreads the sign bits into the nibbles (byte lookups) and computes the scales. It
 // runs one batch of blocks ahead of the steps (run_blocks), and the blocks of a batch share
 // the table loads. Batch sizes and the other choices below are the fastest scripts/bench found
-// (doc/performance.md, "Why the code is as it is").
+// (doc/design.md, "The AVX-512 grid IQ kernels").
 
 inline const GridCodes& grid_codes_set() { return *g_codes; }
 

@@ -10,8 +10,8 @@ namespace {
 // kernel copies one write at a time into a file or a pipe),
 constexpr double kThreadsPayOff = 1.0;
 // and when at least this much output is left after the probe: handing chunks between threads
-// has a cost that only a long tensor's hidden work repays (doc/performance.md, "Why the code is
-// as it is", has the figures behind these constants).
+// has a cost that only a long tensor's hidden work repays (doc/design.md, "When the streaming
+// decoder adds threads", has the figures behind these constants).
 constexpr std::uint64_t kMinParallelBytes = std::uint64_t{32} << 20;
 
 }  // namespace

@@ -1,6 +1,6 @@
 // A local file as a ByteSource over its memory map (onnxq/io/mapped_file.hpp), owning the
 // mapping and its guard. read() copies with pread(2) from the open file, never through the
-// mapping: a page fault per 4 KiB page costs more than the kernel's copy (doc/performance.md,
+// mapping: a page fault per 4 KiB page costs more than the kernel's copy (doc/design.md,
 // "Reading tensor data"), and a file that shrank is a short read, an Error(Io). Readers of a view
 // call check() after reading it (TensorReader does so for its callers).
 #pragma once
