@@ -2,9 +2,7 @@
 // main only wires the registered commands to CLI11 and maps errors to exit codes.
 #include <CLI/CLI.hpp>
 #include <cerrno>
-#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <iostream>
 

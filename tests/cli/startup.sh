@@ -11,9 +11,10 @@ check "nor spdlog or fmt (header-only)" bash -c "$(declare -f lacks); WORK=$WORK
 check "nor libcurl (loaded when a remote file is opened)" lacks libcurl "$ONNXQ"
 check "local commands never load it" bash -c "LD_DEBUG=libs '$ONNXQ' info '$TESTDATA/zoo.gguf' 2>&1 >/dev/null | grep -c 'libcurl' | grep -qx 0"
 # The OpenMP runtime: GCC's libgomp.a in a release build; a sanitizer build keeps every runtime
-# shared, as its interceptors expect (app/CMakeLists.txt), and so loads libgomp.so.
-if readelf -d "$ONNXQ" | grep -q 'NEEDED.*\[libasan'; then
-  check "a sanitizer build loads the shared OpenMP runtime" bash -c "readelf -d '$ONNXQ' | grep -q 'NEEDED.*\[libgomp'"
+# shared, as its interceptors expect (app/CMakeLists.txt), and so loads libgomp.so (GCC) or
+# libomp.so (clang).
+if grep -q '__asan_init' <(readelf --dyn-syms "$ONNXQ"); then
+  check "a sanitizer build loads the shared OpenMP runtime" bash -c "readelf -d '$ONNXQ' | grep -qE 'NEEDED.*\[lib(g)?omp'"
 else
   check "nor a shared OpenMP runtime (GCC builds link libgomp.a)" bash -c "$(declare -f lacks); WORK=$WORK; lacks libgomp '$ONNXQ' && lacks libomp '$ONNXQ'"
 fi
