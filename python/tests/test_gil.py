@@ -57,15 +57,19 @@ def test_another_thread_runs_during_decodes(tensor, path):
     work = decoder(tensor, path)
     work()
     ready, met = threading.Event(), threading.Event()
-    calls, done = [0], [False]
+    calls, done, errors = [0], [False], []
 
     def worker():
         ready.set()  # the observer wakes, but needs the GIL, which this thread holds until it lets go
         give_up = time.monotonic() + GIVE_UP
-        while not met.is_set() and time.monotonic() < give_up:
-            work()
-            calls[0] += 1
-        done[0] = True
+        try:
+            while not met.is_set() and time.monotonic() < give_up:
+                work()
+                calls[0] += 1
+        except Exception as e:  # re-raised below: a failed decode is no proof either way
+            errors.append(e)
+        finally:
+            done[0] = True
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(300.0)  # no forced hand-over during the test
@@ -80,4 +84,6 @@ def test_another_thread_runs_during_decodes(tensor, path):
         t.join()
     finally:
         sys.setswitchinterval(interval)
+    if errors:
+        raise errors[0]
     assert met.is_set(), f"this thread ran only after {calls[0]} decodes ({GIVE_UP:.0f} s) had ended: the GIL was held"

@@ -17,13 +17,7 @@ set(ONNXQ_PYTHON_TEST_ENV
   "ONNXQ_PYTHON=${Python3_EXECUTABLE}")
 set(ONNXQ_PYTHON_PRELOAD "")
 if(ONNXQ_SANITIZE MATCHES "address")
-  # GCC's runtime is libasan; clang's shared one (which carries UBSan's handlers too) is named
-  # after the CPU.
-  set(ONNXQ_ASAN_RUNTIME_NAME libasan.so)
-  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    set(ONNXQ_ASAN_RUNTIME_NAME libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so)
-  endif()
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${ONNXQ_ASAN_RUNTIME_NAME}
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
                   OUTPUT_VARIABLE ONNXQ_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.so.6
                   OUTPUT_VARIABLE ONNXQ_STDCXX_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -49,4 +43,3 @@ if(NOT ONNXQ_SANITIZE)
   add_test(NAME python.install COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/install.sh)
   set_tests_properties(python.install PROPERTIES ENVIRONMENT "${ONNXQ_PYTHON_TEST_ENV}" TIMEOUT 600)
 endif()
-

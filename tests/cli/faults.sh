@@ -286,6 +286,7 @@ dir_removed_mid_write() {
     for fd in /proc/$pid/fd/*; do
       [[ "$(readlink "$fd" 2>/dev/null)" == "$PWD/out/#"*" (deleted)" ]] && seen=1 && break
     done
+    [ $seen = 1 ] || sleep 0.001  # leave the CPU to the command
   done
   [ $seen = 1 ] || { echo "the command ended before its output was seen open" >&2 && return 1; }
   kill -STOP $pid && rm -rf out && kill -CONT $pid
