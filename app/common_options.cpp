@@ -81,4 +81,35 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads) {
       ->check(non_negative);
 }
 
+std::string join_with_commas(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& w : words) text += (text.empty() ? "" : ",") + w;
+  return text;
+}
+
+Shape parse_shape(const std::string& command, const std::string& text) {
+  auto usage = [&](const std::string& message) { throw CLI::ValidationError(command, message); };
+  Shape shape;
+  std::string digits;
+  auto flush = [&] {
+    if (digits.empty()) usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+    try {
+      shape.push_back(std::stoll(digits));
+    } catch (const std::exception&) {
+      usage("--shape size '" + digits + "' is out of range");
+    }
+    digits.clear();
+  };
+  for (char ch : text) {
+    if (ch == ',')
+      flush();
+    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty()))
+      digits += ch;
+    else if (ch != ' ' && ch != '[' && ch != ']')
+      usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+  }
+  if (!digits.empty() || !shape.empty()) flush();
+  return shape;
+}
+
 }  // namespace onnxq::cli

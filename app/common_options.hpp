@@ -6,6 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "onnxq/core/tensor.hpp"
 
 namespace onnxq::cli {
 
@@ -47,5 +50,11 @@ CLI::Option* add_markdown_flag(CLI::App& cmd, bool& markdown);
 // --threads N: 0 (the default) means OMP_NUM_THREADS, else one per core (onnxq/core/parallel.hpp; see
 // lib/src/stream/tensor_stream.cpp for writes); at most kMaxThreads; negative values are a usage error.
 CLI::Option* add_threads_option(CLI::App& cmd, int& threads);
+
+// --shape as the commands that take raw arrays spell it: sizes separated by commas ("2,32"), the
+// option repeatable (its uses join with commas), "[]" or "" a scalar.
+std::string join_with_commas(const std::vector<std::string>& words);
+// Throws CLI::ValidationError(command, ...) for text that is not a list of sizes.
+Shape parse_shape(const std::string& command, const std::string& text);
 
 }  // namespace onnxq::cli

@@ -122,7 +122,7 @@ FieldList tokenizer_fields(const TokenizerSummary& t, const std::string& path) {
   if (t.pre) f.add("pre-tokenizer", file_text(*t.pre));
   if (t.tokens) f.add("tokens", plain(std::to_string(*t.tokens)));
   if (t.merges) f.add("merges", plain(std::to_string(*t.merges)));
-  for (const SpecialToken& s : t.special) {
+  for (const onnxq::SpecialToken& s : t.special) {
     std::string value = std::to_string(s.id);
     if (s.text) value += " \"" + escape_for_terminal(*s.text) + "\"";
     f.add(std::string(s.role), code(value));
@@ -203,7 +203,7 @@ Json model_json(const ModelSummary& m) {
 Json tokenizer_json(const TokenizerSummary& t) {
   if (!t.present) return nullptr;
   Json special = Json::array();
-  for (const SpecialToken& s : t.special)
+  for (const onnxq::SpecialToken& s : t.special)
     special.push_back({{"role", std::string(s.role)},
                        {"key", s.key},
                        {"id", s.id},

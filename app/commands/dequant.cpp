@@ -87,36 +87,6 @@ FormatChoice parse_formats(const DequantOptions& o) {
   return c;
 }
 
-std::string join_with_commas(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& w : words) text += (text.empty() ? "" : ",") + w;
-  return text;
-}
-
-Shape parse_shape(const std::string& text) {
-  Shape shape;
-  std::string digits;
-  auto flush = [&] {
-    if (digits.empty()) usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
-    try {
-      shape.push_back(std::stoll(digits));
-    } catch (const std::exception&) {
-      usage("--shape size '" + digits + "' is out of range");
-    }
-    digits.clear();
-  };
-  for (char ch : text) {
-    if (ch == ',')
-      flush();
-    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty()))
-      digits += ch;
-    else if (ch != ' ' && ch != '[' && ch != ']')
-      usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
-  }
-  if (!digits.empty() || !shape.empty()) flush();
-  return shape;
-}
-
 void write_one(const std::string& target, const DecodedStream& stream, const std::string& what) {
   OutputSink sink = OutputSink::open(target);
   write_decoded(sink, stream);
@@ -131,7 +101,7 @@ void run_raw(const DequantOptions& o, const FormatChoice& fc) {
   if (fc.packed.empty()) usage("--raw needs the packed format: --packed-format gguf:q4_0 (or --format gguf:q4_0)");
   if (o.shape.empty()) usage("--raw needs --shape, e.g. --shape 2,32");
   if (!o.out_dir.empty()) usage("--raw writes one array: use -o PATH");
-  DequantizePackedAttributes attrs{fc.packed, parse_shape(join_with_commas(o.shape)),
+  DequantizePackedAttributes attrs{fc.packed, parse_shape("dequant", join_with_commas(o.shape)),
                                    requested_dtype(o.dtype).value_or(DType::Float)};
 
   std::shared_ptr<const MappedFile> mapped;

@@ -3,8 +3,9 @@
 Replace ``from gguf import quants`` with ``from onnxq import quants``: ``quants.dequantize(data,
 qtype)`` takes the same arguments and returns the same array, bit for bit (NaNs as NaNs), for every
 type gguf-py decodes, and decodes the types it lacks too (Q8_1, Q8_K, MXFP4, NVFP4, Q1_0, Q2_0 and
-the integer types and F64). The decoding runs in onnxq's C++ library on OpenMP threads, with the
-GIL released. Only dequantization is provided; onnxq does not quantize.
+the integer types and F64). ``quants.quantize(data, qtype)`` is the other way, for all 27 block
+formats, byte for byte as ggml's ggml_quantize_chunk (gguf-py quantizes 9 of them). Both run in
+onnxq's C++ library on OpenMP threads, with the GIL released.
 """
 
 import operator
@@ -19,11 +20,19 @@ _FORMATS: Dict[int, tuple] = {row[0]: row for row in _onnxq._format_rows()}
 _F16, _BF16 = 1, 30  # plain types that are widened to float32, as gguf-py does
 
 
+_BY_NAME: Dict[str, int] = {row[1].lower(): row[0] for row in _FORMATS.values()}
+
+
 def _format(qtype) -> tuple:
+    if isinstance(qtype, str):  # an onnxq extra: "Q4_K", "q4_k" or "gguf:q4_k"
+        number = _BY_NAME.get(qtype.lower().removeprefix("gguf:"))
+        if number is None:
+            raise ValueError(f"no GGML type is called {qtype!r} (see onnxq.formats())")
+        return _FORMATS[number]
     try:
         number = operator.index(qtype)
     except TypeError:
-        raise TypeError(f"qtype must be a GGML type number or an IntEnum such as gguf's GGMLQuantizationType, "
+        raise TypeError(f"qtype must be a GGML type number, a name, or an IntEnum such as gguf's GGMLQuantizationType, "
                         f"got {qtype!r}") from None
     row = _FORMATS.get(number)
     if row is None:
@@ -84,3 +93,41 @@ def dequantize(data: np.ndarray, qtype, *, threads=None, out=None) -> np.ndarray
                          f"got {rows.shape[-1]} bytes per row")
     shape = (*rows.shape[:-1], rows.shape[-1] // block_bytes * block_elements)
     return _onnxq._decode_ggml(rows, ggml_type, shape, threads, out, data)
+
+
+_F32 = 0
+
+
+def quantize(data: np.ndarray, qtype, *, imatrix=None, threads=None) -> np.ndarray:
+    """Quantizes float rows as gguf-py's ``gguf.quants.quantize(data, qtype)`` does, byte for byte as ggml.
+
+    data: a float array (read as float32: float16 and bfloat16 values widen exactly); its last axis
+        is a row, a multiple of the type's block elements.
+    qtype: the GGML type: an int, an IntEnum such as gguf-py's GGMLQuantizationType, or a name
+        such as "Q4_K" (an onnxq extra).
+    imatrix: one importance weight per column (an onnxq extra; ggml's imatrix). IQ2_XXS, IQ2_XS and
+        IQ1_S need one; Q8_0, Q8_1, Q8_K, Q1_0, Q2_0, TQ1_0, TQ2_0, MXFP4 and NVFP4 ignore it.
+    threads: OpenMP threads (an onnxq extra); the bytes are the same for any count.
+
+    Returns uint8 of shape ``data.shape[:-1] + (bytes per row,)``: ggml_quantize_chunk's bytes
+    (quantize_row_q8_1_ref / quantize_row_q8_K_ref for Q8_1 and Q8_K). As in gguf-py, F32 and F16
+    return ``data.astype(...)`` and BF16 its bytes. Raises ValueError for NaN or infinite values (naming the row and
+    column), a last axis that is not whole blocks, an imatrix of the wrong length or a type that needs
+    one without it; NotImplementedError for a type with no quantizer.
+    """
+    ggml_type, name, _, _, _, _, plain = _format(qtype)
+    if ggml_type == _F32:
+        return np.asarray(data).astype(np.float32, copy=False)
+    if ggml_type == _F16:
+        return np.asarray(data).astype(np.float16, copy=False)
+    if ggml_type == _BF16:  # round to nearest even; a NaN stays a quiet NaN (gguf-py's uint8 rows)
+        rows = np.ascontiguousarray(data, dtype=np.float32)
+        bits = rows.view(np.uint32).astype(np.uint64)
+        halves = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+        nan = (bits & 0x7FFFFFFF) > 0x7F800000
+        halves[nan] = ((bits[nan] >> 16) | 0x40).astype(np.uint16)
+        return halves.view(np.uint8).reshape(*rows.shape[:-1], rows.shape[-1] * 2) if rows.ndim else halves.view(np.uint8)
+    if plain is not None:
+        raise NotImplementedError(f"onnxq quantizes to block formats, F32, F16 and BF16, not {name}")
+    rows = np.ascontiguousarray(data, dtype=np.float32)
+    return _onnxq._quantize_ggml(rows, ggml_type, imatrix, threads)

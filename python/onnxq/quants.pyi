@@ -1,6 +1,6 @@
-"""Type stubs for onnxq.quants: gguf-py's gguf.quants.dequantize on onnxq's decoders."""
+"""Type stubs for onnxq.quants: gguf-py's gguf.quants.dequantize and quantize on onnxq's library."""
 
-from typing import Any, Optional, Sequence, SupportsIndex, Tuple
+from typing import Any, Optional, Sequence, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,3 +16,8 @@ def dequantize(data: npt.ArrayLike, qtype: SupportsIndex, *, threads: Optional[i
     """Decodes packed GGML data as gguf-py's gguf.quants.dequantize(data, qtype) does; with `out`
     (a writable C-contiguous buffer of as many elements, apart from data), into out in its dtype,
     returning out itself."""
+
+def quantize(data: npt.ArrayLike, qtype: Union[SupportsIndex, str], *, imatrix: Optional[npt.ArrayLike] = None,
+             threads: Optional[int] = None) -> Any:
+    """Quantizes float rows as gguf-py's gguf.quants.quantize(data, qtype) does, byte for byte as ggml's
+    ggml_quantize_chunk: uint8 of shape data.shape[:-1] + (bytes per row,)."""

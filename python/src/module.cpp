@@ -10,6 +10,7 @@
 #include "onnxq/core/version.hpp"
 #include "onnxq/io/mapping_guard.hpp"
 #include "ops.hpp"
+#include "quantize.hpp"
 #include "writer.hpp"
 
 PYBIND11_MODULE(_onnxq, m) {
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_errors(m);
   onnxq::python::bind_model(m);
   onnxq::python::bind_ops(m);
+  onnxq::python::bind_quantize(m);
   onnxq::python::bind_writer(m);
   onnxq::python::bind_export(m);
   onnxq::python::bind_hash(m);

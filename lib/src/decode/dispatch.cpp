@@ -57,6 +57,10 @@ std::atomic<std::size_t> g_streaming_threshold{std::size_t{32} << 20};
 
 }  // namespace
 
+simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format) {
+  return format.is_block_format() ? active_kernels().quantize[format.index] : nullptr;
+}
+
 DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming) {
   DecodeKernel k;
   const PathKernels& path = active_kernels();

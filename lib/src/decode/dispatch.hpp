@@ -8,6 +8,7 @@
 
 #include "onnxq/decode/decode_blocks.hpp"
 #include "simd/kernel_table.hpp"
+#include "simd/quantize_kernels.hpp"
 #include "simd/unpack_kernels.hpp"
 
 namespace onnxq::decode {
@@ -24,6 +25,9 @@ struct DecodeKernel {
 DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming);
 // Whether a decode of `out_bytes` bytes in all should bypass the caches.
 bool want_streaming_stores(std::size_t out_bytes);
+
+// The active path's quantizer for a block format; null where the scalar reference is the fastest.
+simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format);
 
 // The Unpack row kernels of the active path, and every set this CPU runs (portable first).
 const simd::UnpackKernels& unpack_kernels();

@@ -9,6 +9,10 @@ void add_family(PathKernels& k, std::span<const simd::FusedDecoders> family) {
   for (const simd::FusedDecoders& d : family) k.blocks[d.format_index] = &d;
 }
 
+void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernels) {
+  for (const simd::QuantizeKernel& q : kernels) k.quantize[q.format_index] = q.quantize;
+}
+
 // Adds every family table, the plain conversions and the Unpack set of the ISA namespace `isa`.
 #define ONNXQ_ADD_FAMILY(family) add_family(k, ns::family##_decoders());
 #define ONNXQ_ADD_ISA_KERNELS(isa)        \
@@ -17,6 +21,7 @@ void add_family(PathKernels& k, std::span<const simd::FusedDecoders> family) {
     ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY) \
     k.plain = &ns::plain_converters();    \
     k.unpack = &ns::unpack_kernels();     \
+    add_quantizers(k, ns::quantize_kernels()); \
   }
 
 bool never(const CpuFeatures&) { return false; }

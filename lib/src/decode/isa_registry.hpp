@@ -11,6 +11,7 @@
 #include "decode/cpu_features.hpp"
 #include "formats/format_rows.hpp"
 #include "simd/kernel_table.hpp"
+#include "simd/quantize_kernels.hpp"
 #include "simd/unpack_kernels.hpp"
 
 namespace onnxq::decode {
@@ -20,6 +21,7 @@ struct PathKernels {
   std::array<const simd::FusedDecoders*, formats::kFormatRows.size()> blocks{};  // null: the scalar reference
   const simd::PlainConverters* plain = nullptr;                                  // null: scalar conversion
   const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
+  std::array<simd::QuantizeRowsFn, formats::kFormatRows.size()> quantize{};  // null: the scalar reference
 };
 
 struct IsaRow {

@@ -1,0 +1,44 @@
+// Quantizing: rows of float32 (or float16/bfloat16, widened exactly) to any of the 27 block formats,
+// the inverse of decode_blocks. The bytes equal ggml's (ggml_quantize_chunk; quantize_row_q8_1_ref
+// and quantize_row_q8_K_ref for Q8_1 and Q8_K) on every CPU and for any thread count: each row is
+// quantized alone, by code that follows ggml's arithmetic without fused multiply-adds.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "onnxq/core/dtype.hpp"
+#include "onnxq/formats/format.hpp"
+
+namespace onnxq {
+
+// Whether quantizing to `format` needs an importance matrix (ggml_quantize_requires_imatrix:
+// IQ2_XXS, IQ2_XS, IQ1_S).
+bool quantize_requires_importance(const BlockFormat& format);
+// Whether `format` uses an importance matrix at all (Q8_0, Q8_1, Q8_K, Q1_0, Q2_0, TQ1_0, TQ2_0,
+// MXFP4 and NVFP4 ignore one).
+bool quantize_uses_importance(const BlockFormat& format);
+
+// What quantize_rows reads and writes.
+struct QuantizeRequest {
+  const BlockFormat* format = nullptr;  // a block format
+  DType src_dtype = DType::Float;       // Float, Float16 or BFloat16
+  const void* src = nullptr;            // rows * n_per_row values of src_dtype, row-major
+  std::uint64_t rows = 0;
+  std::uint64_t n_per_row = 0;             // a multiple of the format's block elements
+  std::span<const float> importance = {};  // empty, or n_per_row weights (one per column)
+  void* dst = nullptr;                     // rows * quantized_row_bytes(format, n_per_row) bytes
+};
+
+// Bytes of one quantized row: n_per_row / block_elements blocks.
+std::uint64_t quantized_row_bytes(const BlockFormat& format, std::uint64_t n_per_row);
+
+// Quantizes every row of `request`; threads split the rows (0 = all cores), the bytes do not depend
+// on how. Throws Error(InvalidArgument) for a plain type, an unsupported source dtype, a row length
+// that is not a multiple of the block, an importance matrix of the wrong length or with a value that
+// is not finite, or a format that needs one without it; Error(InvalidInput) for a source value that is
+// NaN or infinite (naming its row and column), and for a row ggml's grid search cannot place (it
+// aborts there; onnxq names the row). On an error the content of dst is unspecified.
+void quantize_rows(const QuantizeRequest& request, int threads = 0);
+
+}  // namespace onnxq

@@ -1,0 +1,389 @@
+// IQ3_XXS and IQ3_S: ggml's quantize_row_iq3_xxs_impl (grid of 256 points) and
+// quantize_row_iq3_s_impl (grid of 512 points), src/ggml-quants.c at commit d99724f2. Each 256-value
+// super-block is cut into eight 32-value sub-blocks; a sub-block's magnitudes are matched, four at
+// a time, to grid points of four 3-bit levels (value 2l+1) under a per-sub-block scale found by a
+// search over candidate scales; the signs are stored apart. The float operations below are ggml's,
+// in ggml's order (this file is compiled with -ffp-contract=off): that is what makes the bytes equal.
+//
+// The grid tables (iq3_maps.cpp) are generated at development time by scripts/gen_iq3_maps.py.
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "onnxq/core/half.hpp"
+#include "quantize/iq3_maps.hpp"
+#include "quantize/kernels.hpp"
+
+namespace onnxq::quantize {
+namespace {
+
+constexpr int kSuperBlock = 256;
+constexpr int kSubBlock = 32;
+constexpr int kSubBlocks = kSuperBlock / kSubBlock;  // 8
+constexpr int kGroups = kSubBlock / 4;               // 4-value grid points per sub-block
+constexpr int kTopLevel = 7;                         // levels 0..7 stand for 1, 3, ..., 15
+
+// ggml's nearest_int, bit for bit: round to nearest even via the 1.5 * 2^23 magic number. Outside
+// its exact range (and for inf/NaN, reached once sums overflow) the mantissa bits still decide, so
+// the result is kept as ggml computes it rather than replaced by a "correct" rounding.
+inline int round_magic(float v) {
+  const float shifted = v + 12582912.f;
+  return static_cast<int>(std::bit_cast<std::uint32_t>(shifted) & 0x007FFFFFu) - 0x00400000;
+}
+
+inline int clamp_level(int l, int top) { return l < 0 ? 0 : (l > top ? top : l); }
+
+// ggml's MAX(a, b) = a > b ? a : b (matters only for the sign of zero and NaN).
+inline float max_of(float a, float b) { return a > b ? a : b; }
+
+struct Iq3Tables {
+  const std::uint16_t* codes;  // grid index -> packed levels
+  const std::int32_t* map;     // packed levels -> grid index, or -(neighbour list offset + 1)
+  const std::uint16_t* neighbours;
+};
+
+const Iq3Tables kXxsTables{kIq3xxsCodes.data(), kIq3xxsMap.data(), kIq3xxsNeighbours.data()};
+const Iq3Tables kSTables{kIq3sCodes.data(), kIq3sMap.data(), kIq3sNeighbours.data()};
+
+// ggml's iq3_find_best_neighbour: among the off-grid point's neighbour list, the grid point of the
+// smallest weighted squared error at `scale` (first one on ties); its levels go to `levels`.
+// Returns -1 where ggml asserts: no error compares below FLT_MAX (overflowed sums).
+int best_neighbour(const Iq3Tables& t, int key, const float* xval, const float* weight, float scale,
+                   std::int8_t* levels) {
+  const std::uint16_t* list = t.neighbours + (-t.map[key] - 1);
+  const int count = list[0];
+  // scale * q for the 8 values q = 2l+1: the very products ggml forms per neighbour, formed once.
+  float scaled[8];
+  for (int l = 0; l < 8; ++l) scaled[l] = scale * static_cast<float>(2 * l + 1);
+  const float x0 = xval[0], x1 = xval[1], x2 = xval[2], x3 = xval[3];
+  const float w0 = weight[0], w1 = weight[1], w2 = weight[2], w3 = weight[3];
+  float best_d2 = FLT_MAX;
+  int best = -1;
+  for (int j = 1; j <= count; ++j) {
+    const unsigned code = t.codes[list[j]];
+    const float e0 = scaled[code & 7u] - x0;
+    const float e1 = scaled[(code >> 3) & 7u] - x1;
+    const float e2 = scaled[(code >> 6) & 7u] - x2;
+    const float e3 = scaled[(code >> 9) & 7u] - x3;
+    // ggml sums from 0 in this order; 0 + a differs from a only in the sign of a zero, which no
+    // comparison below can see.
+    float d2 = w0 * e0 * e0;
+    d2 += w1 * e1 * e1;
+    d2 += w2 * e2 * e2;
+    d2 += w3 * e3 * e3;
+    // Strictly smaller replaces (first on ties; a NaN never does), written to compile branch-free.
+    const bool better = d2 < best_d2;
+    best_d2 = better ? d2 : best_d2;
+    best = better ? static_cast<int>(list[j]) : best;
+  }
+  if (best < 0) return -1;
+  const unsigned code = t.codes[best];
+  for (int i = 0; i < 4; ++i) levels[i] = static_cast<std::int8_t>((code >> (3 * i)) & 7u);
+  return best;
+}
+
+inline int pack_levels(const std::int8_t* l) { return l[0] | (l[1] << 3) | (l[2] << 6) | (l[3] << 9); }
+
+[[noreturn]] void fail(std::size_t row, const char* what) { throw RowFailure(row, what); }
+
+// The two variants differ in a handful of places, each marked where it is used.
+struct XxsVariant {
+  static constexpr bool kXxs = true;
+  static constexpr int kScaleSteps = 15;  // candidate scales (15 + 0.2 * is) / max, is in [-15, 15]
+};
+struct SVariant {
+  static constexpr bool kXxs = false;
+  static constexpr int kScaleSteps = 9;
+};
+
+// One sub-block: magnitudes `xval` (ggml's xval, after any sign flip), `weight` and its square
+// roots `waux`. Writes the levels to L and returns the sub-block scale (ggml's `scale`), or throws.
+template <class V>
+float search_subblock(const Iq3Tables& t, const float* xval, const float* weight, const float* waux, float max,
+                      std::int8_t* L, std::size_t row) {
+  std::int8_t Laux[kSubBlock];
+  bool on_grid[kGroups];
+  bool on_grid_aux[kGroups];
+  // Products that every candidate scale repeats: the same floats ggml recomputes each time.
+  float wx[kSubBlock];
+  for (int i = 0; i < kSubBlock; ++i) wx[i] = weight[i] * xval[i];
+
+  float best = 0;
+  float scale = max / (2 * kTopLevel + 1);
+  // IQ3_XXS starts "all on the grid", IQ3_S "none on the grid" (forcing its final pass).
+  for (int k = 0; k < kGroups; ++k) on_grid[k] = V::kXxs;
+  for (int is = -V::kScaleSteps; is <= V::kScaleSteps; ++is) {
+    const float id = (static_cast<float>(2 * kTopLevel + 1) + static_cast<float>(is) * 0.2f) / max;
+    const float this_scale = 1 / id;
+    for (int k = 0; k < kGroups; ++k) {
+      std::int8_t* lk = Laux + 4 * k;
+      for (int i = 0; i < 4; ++i) {
+        lk[i] = static_cast<std::int8_t>(clamp_level(round_magic(0.5f * (id * xval[4 * k + i] - 1)), kTopLevel));
+      }
+      const int key = pack_levels(lk);
+      on_grid_aux[k] = true;
+      if (t.map[key] < 0) {
+        on_grid_aux[k] = false;
+        if (best_neighbour(t, key, xval + 4 * k, waux + 4 * k, this_scale, lk) < 0) {
+          fail(row, "IQ3 quantization: no grid point found (squared sums overflow)");
+        }
+      }
+    }
+    float sumqx = 0, sumq2 = 0;
+    for (int i = 0; i < kSubBlock; ++i) {
+      const float w = weight[i];
+      const float q = static_cast<float>(2 * Laux[i] + 1);
+      sumqx += wx[i] * q;
+      sumq2 += w * q * q;
+    }
+    if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
+      scale = sumqx / sumq2;
+      best = scale * sumqx;
+      std::memcpy(L, Laux, kSubBlock);
+      for (int k = 0; k < kGroups; ++k) on_grid[k] = on_grid_aux[k];
+    }
+  }
+  int n_off_grid = 0;
+  for (int k = 0; k < kGroups; ++k) n_off_grid += on_grid[k] ? 0 : 1;
+  if (n_off_grid > 0 && scale > 0) {
+    // Requantize at the chosen scale: IQ3_XXS only the off-grid points, IQ3_S every point.
+    const float id = 1 / scale;
+    for (int k = 0; k < kGroups; ++k) {
+      if (V::kXxs && on_grid[k]) continue;
+      std::int8_t lk[4];
+      for (int i = 0; i < 4; ++i) {
+        lk[i] = static_cast<std::int8_t>(clamp_level(round_magic(0.5f * (id * xval[4 * k + i] - 1)), kTopLevel));
+      }
+      const int key = pack_levels(lk);
+      int index = t.map[key];
+      if (index < 0) {
+        index = best_neighbour(t, key, xval + 4 * k, waux + 4 * k, scale, L + 4 * k);
+        if (index < 0) fail(row, "IQ3 quantization: no grid point found (squared sums overflow)");
+      }
+      const unsigned code = t.codes[index];
+      for (int i = 0; i < 4; ++i) L[4 * k + i] = static_cast<std::int8_t>((code >> (3 * i)) & 7u);
+    }
+    float sumqx = 0, sumq2 = 0;
+    for (int i = 0; i < kSubBlock; ++i) {
+      const float w = weight[i];
+      const float q = static_cast<float>(2 * L[i] + 1);
+      sumqx += wx[i] * q;
+      sumq2 += w * q * q;
+    }
+    if (sumq2 > 0) scale = sumqx / sumq2;
+  }
+  return scale;
+}
+
+// ggml's weights: with an importance matrix qw * sqrt(sigma2 + x^2), otherwise x^2.
+inline void subblock_weights(const float* xb, const float* qw, float sigma2, float* weight, float* waux) {
+  if (qw) {
+    for (int i = 0; i < kSubBlock; ++i) weight[i] = qw[i] * std::sqrt(sigma2 + xb[i] * xb[i]);
+  } else {
+    for (int i = 0; i < kSubBlock; ++i) weight[i] = xb[i] * xb[i];
+  }
+  for (int i = 0; i < kSubBlock; ++i) waux[i] = std::sqrt(weight[i]);
+}
+
+inline float block_sigma2(const float* xbl) {
+  float sumx2 = 0;
+  for (int i = 0; i < kSuperBlock; ++i) sumx2 += xbl[i] * xbl[i];
+  return 2 * sumx2 / kSuperBlock;
+}
+
+inline void store_u16(std::uint8_t* p, std::uint16_t v) {
+  p[0] = static_cast<std::uint8_t>(v);
+  p[1] = static_cast<std::uint8_t>(v >> 8);
+}
+
+// One IQ3_XXS super-block into 98 bytes: d, 64 grid indices, 8 words of (4 x 7 sign bits | scale << 28).
+void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, std::size_t row) {
+  constexpr int kBlockBytes = 98;
+  std::uint8_t q3[kBlockBytes - 2] = {};
+  std::uint32_t scales_and_signs[kSubBlocks] = {};
+  float scales[kSubBlocks];
+  float weight[kSubBlock], waux[kSubBlock], xval[kSubBlock];
+  std::int8_t L[kSubBlock];
+  std::uint8_t block_signs[4];
+
+  float max_scale = 0;
+  const float sigma2 = block_sigma2(xbl);
+  for (int ib = 0; ib < kSubBlocks; ++ib) {
+    const float* xb = xbl + kSubBlock * ib;
+    subblock_weights(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux);
+    for (int k = 0; k < 4; ++k) {
+      // Only 7 sign bits per 8 values are stored: keep an even number of negatives by flipping
+      // the sign of the value that matters least (smallest w * x^2, first on ties).
+      int nflip = 0;
+      unsigned s = 0;
+      for (int i = 0; i < 8; ++i) {
+        const float v = xb[8 * k + i];
+        if (v >= 0) {
+          xval[8 * k + i] = v;
+        } else {
+          xval[8 * k + i] = -v;
+          ++nflip;
+          s |= 1u << i;
+        }
+      }
+      if (nflip % 2) {
+        int imin = 0;
+        float min = weight[8 * k] * xb[8 * k] * xb[8 * k];
+        for (int i = 1; i < 8; ++i) {
+          const float ax = weight[8 * k + i] * xb[8 * k + i] * xb[8 * k + i];
+          if (ax < min) {
+            min = ax;
+            imin = i;
+          }
+        }
+        xval[8 * k + imin] = -xval[8 * k + imin];
+        s ^= 1u << imin;
+      }
+      block_signs[k] = static_cast<std::uint8_t>(s & 127u);
+    }
+    float max = xval[0];
+    for (int i = 1; i < kSubBlock; ++i) max = max_of(max, xval[i]);
+    std::memset(L, 0, sizeof L);
+    if (max < 1e-8f) {  // ggml's GROUP_MAX_EPS_IQ3_XXS
+      scales[ib] = 0;
+      continue;
+    }
+    float scale = search_subblock<XxsVariant>(kXxsTables, xval, weight, waux, max, L, row);
+    if (scale < 0) {
+      // Cannot happen with finite sums; ggml flips scale and signs to keep the scale unsigned.
+      scale = -scale;
+      for (int k = 0; k < 4; ++k) block_signs[k] = static_cast<std::uint8_t>(~block_signs[k] & 127u);
+    }
+    for (int k = 0; k < kGroups; ++k) {
+      const int index = kIq3xxsMap[static_cast<std::size_t>(pack_levels(L + 4 * k))];
+      if (index < 0) fail(row, "IQ3_XXS quantization: point not on the grid");
+      q3[kGroups * ib + k] = static_cast<std::uint8_t>(index);
+    }
+    scales_and_signs[ib] = block_signs[0] | (block_signs[1] << 7) | (block_signs[2] << 14) |
+                           (static_cast<std::uint32_t>(block_signs[3]) << 21);
+    if (!(scale >= 0)) fail(row, "IQ3_XXS quantization: scale is NaN");
+    scales[ib] = scale;
+    max_scale = max_of(max_scale, scale);
+  }
+
+  if (!max_scale) {
+    std::memset(out, 0, kBlockBytes);  // d = +0 and all levels, signs and scales zero
+    return;
+  }
+  const float d = max_scale / 31;
+  store_u16(out, float_to_half(d * 1.0125f));  // ggml's fudge factor
+  const float id = 1 / d;
+  for (int ib = 0; ib < kSubBlocks; ++ib) {
+    const int l = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);
+    scales_and_signs[ib] |= static_cast<std::uint32_t>(l) << 28;
+  }
+  for (int ib = 0; ib < kSubBlocks; ++ib) {
+    for (int b = 0; b < 4; ++b) q3[64 + 4 * ib + b] = static_cast<std::uint8_t>(scales_and_signs[ib] >> (8 * b));
+  }
+  std::memcpy(out + 2, q3, sizeof q3);
+}
+
+// One IQ3_S super-block into 110 bytes: d, qs[64] (low 8 bits of the grid indices), qh[8] (their
+// 9th bits), signs[32], scales[4] (two 4-bit sub-block scales per byte).
+void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, std::size_t row) {
+  constexpr int kBlockBytes = 110;
+  std::uint8_t block[kBlockBytes] = {};
+  std::uint8_t* qs = block + 2;
+  std::uint8_t* const qh = block + 66;
+  std::uint8_t* signs = block + 74;
+  std::uint8_t* const packed_scales = block + 106;
+  float scales[kSubBlocks];
+  float weight[kSubBlock], waux[kSubBlock], xval[kSubBlock];
+  std::int8_t L[kSubBlock];
+  std::uint8_t block_signs[4];
+
+  float max_scale = 0;
+  const float sigma2 = block_sigma2(xbl);
+  for (int ib = 0; ib < kSubBlocks; ++ib) {
+    const float* xb = xbl + kSubBlock * ib;
+    subblock_weights(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux);
+    for (int k = 0; k < 4; ++k) {
+      unsigned s = 0;
+      for (int i = 0; i < 8; ++i) {
+        const float v = xb[8 * k + i];
+        if (v >= 0) {
+          xval[8 * k + i] = v;
+        } else {
+          xval[8 * k + i] = -v;
+          s |= 1u << i;
+        }
+      }
+      block_signs[k] = static_cast<std::uint8_t>(s);
+    }
+    float max = xval[0];
+    for (int i = 1; i < kSubBlock; ++i) max = max_of(max, xval[i]);
+    std::memset(L, 0, sizeof L);
+    if (!max) {
+      // ggml skips an all-zero sub-block without advancing its qs and signs cursors, so the
+      // following sub-blocks' indices and signs move up; qh and the scales keep their places.
+      scales[ib] = 0;
+      continue;
+    }
+    float scale = search_subblock<SVariant>(kSTables, xval, weight, waux, max, L, row);
+    if (scale < 0) {
+      scale = -scale;
+      for (int k = 0; k < 4; ++k) block_signs[k] = static_cast<std::uint8_t>(~block_signs[k]);
+    }
+    for (int k = 0; k < kGroups; ++k) {
+      const int index = kIq3sMap[static_cast<std::size_t>(pack_levels(L + 4 * k))];
+      if (index < 0) fail(row, "IQ3_S quantization: point not on the grid");
+      qs[k] = static_cast<std::uint8_t>(index & 255);
+      const int bit = ib * kGroups + k;
+      qh[bit / 8] = static_cast<std::uint8_t>(qh[bit / 8] | ((index >> 8) << (bit % 8)));
+    }
+    qs += kGroups;
+    std::memcpy(signs, block_signs, 4);
+    signs += 4;
+    if (!(scale >= 0)) fail(row, "IQ3_S quantization: scale is NaN");
+    scales[ib] = scale;
+    max_scale = max_of(max_scale, scale);
+  }
+
+  if (max_scale) {
+    const float d = max_scale / 31;
+    store_u16(block, float_to_half(d * 1.033f));  // ggml's fudge factor
+    const float id = 1 / d;
+    for (int ib = 0; ib < kSubBlocks; ib += 2) {
+      const int l1 = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);
+      const int l2 = clamp_level(round_magic(0.5f * (id * scales[ib + 1] - 1)), 15);
+      packed_scales[ib / 2] = static_cast<std::uint8_t>(l1 | (l2 << 4));
+    }
+  }
+  // With max_scale == 0 ggml leaves d = +0 but keeps any indices and signs already written.
+  std::memcpy(out, block, kBlockBytes);
+}
+
+template <class BlockFn>
+void quantize_rows(BlockFn block_fn, std::size_t block_bytes, const float* x, std::uint8_t* dst, std::size_t rows,
+                   std::size_t n_per_row, const float* importance) {
+  const std::size_t nblocks = n_per_row / kSuperBlock;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * n_per_row;
+    std::uint8_t* out = dst + r * nblocks * block_bytes;
+    for (std::size_t b = 0; b < nblocks; ++b) {
+      block_fn(xr + b * kSuperBlock, importance ? importance + b * kSuperBlock : nullptr, out + b * block_bytes, r);
+    }
+  }
+}
+
+}  // namespace
+
+void quantize_iq3_xxs(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
+                      const float* importance) {
+  quantize_rows(quantize_block_xxs, 98, x, dst, rows, n_per_row, importance);
+}
+
+void quantize_iq3_s(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
+                    const float* importance) {
+  quantize_rows(quantize_block_s, 110, x, dst, rows, n_per_row, importance);
+}
+
+}  // namespace onnxq::quantize

@@ -1,0 +1,37 @@
+// What each ISA exports for quantizing: per block format, a kernel with the signature and the bytes of
+// the scalar reference (quantize/kernels.hpp). SIMD lanes are blocks, not values within a block: each
+// lane runs its block's scalar sequence, so the bytes stay ggml's. These files are compiled with
+// -ffp-contract=off on every ISA (lib/CMakeLists.txt). Only the dispatch point reads the tables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace onnxq::simd {
+
+using QuantizeRowsFn = void (*)(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
+                                const float* importance);
+
+struct QuantizeKernel {
+  std::uint16_t format_index;  // BlockFormat::index of the format written
+  QuantizeRowsFn quantize;
+};
+
+// The families with quantizing kernels: each ISA defines <family>_quantizers() in
+// lib/src/simd/<isa>/quantize_<family>.cpp, and quantize_kernels() (quantize.cpp) joins them.
+#define ONNXQ_QUANTIZE_FAMILIES(X) X(legacy) X(kquant)
+
+#define ONNXQ_DECLARE_QUANTIZE_FAMILY(family) std::span<const QuantizeKernel> family##_quantizers();
+#define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                  \
+  namespace ns {                                          \
+  ONNXQ_QUANTIZE_FAMILIES(ONNXQ_DECLARE_QUANTIZE_FAMILY) \
+  std::span<const QuantizeKernel> quantize_kernels();    \
+  }
+ONNXQ_DECLARE_ISA_QUANTIZERS(avx2)
+ONNXQ_DECLARE_ISA_QUANTIZERS(avx512)
+ONNXQ_DECLARE_ISA_QUANTIZERS(neon)
+#undef ONNXQ_DECLARE_ISA_QUANTIZERS
+#undef ONNXQ_DECLARE_QUANTIZE_FAMILY
+
+}  // namespace onnxq::simd
