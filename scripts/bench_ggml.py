@@ -27,6 +27,7 @@ import time
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 HARNESS = os.path.join(REPO, "tests", "bench", "ggml", "ggml_to_float_bench.cpp")
+QUANTIZE_HARNESS = os.path.join(REPO, "tests", "bench", "ggml", "ggml_quantize_bench.cpp")
 
 
 def fail(message):
@@ -85,8 +86,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="runs of the whole comparison; each keeps its fastest")
     ap.add_argument("--large-mib", type=int, default=64, help="output size of the large case (MiB)")
     ap.add_argument("--formats", default="", help="comma-separated, e.g. q4_0,q4_k (default: all)")
+    ap.add_argument("--only", choices=["decode", "quantize"], help="one of the two tables (default: both)")
+    ap.add_argument("--quantize-mib", type=float, default=16,
+                    help="float32 input of the quantize table (MiB; the IQ grid types get an eighth)")
     ap.error = lambda message: fail(f"{message} (scripts/bench --ggml DIR [--ggml-build DIR] [--rounds N] "
-                                    f"[--large-mib M] [--formats LIST]; --help for more)")
+                                    f"[--large-mib M] [--formats LIST] [--only decode|quantize]; --help for more)")
     args = ap.parse_args()
 
     ggml = os.path.abspath(args.ggml)
@@ -118,11 +122,18 @@ def main():
         argv = [cxx, "-std=c++20", "-O2", "-fopenmp", "-I", os.path.join(REPO, "lib", "include"), "-I",
                 os.path.join(ggml, "include"), HARNESS, libonnxq, lib, "-Wl,-rpath," + os.path.dirname(lib),
                 "-lpthread", "-o", exe]
-        run(argv, "compiling tests/bench/ggml/ggml_to_float_bench.cpp")
+        if args.only != "quantize":
+            run(argv, "compiling tests/bench/ggml/ggml_to_float_bench.cpp")
+        if args.only != "decode":
+            qexe = os.path.join(tmp, "ggml_quantize_bench")
+            run(argv[:argv.index(HARNESS)] + [QUANTIZE_HARNESS] + argv[argv.index(HARNESS) + 1:-1] + [qexe],
+                "compiling tests/bench/ggml/ggml_quantize_bench.cpp")
+            quantize_out = run([qexe, str(args.quantize_mib), str(max(args.rounds, 3))] +
+                               ([args.formats] if args.formats else []), "the quantize benchmark")
 
         started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         best, order, path, skipped = {}, [], "?", []
-        for _ in range(args.rounds):
+        for _ in range(args.rounds if args.only != "quantize" else 0):
             out = run([exe, os.path.join(REPO, "testdata", "gguf", "blocks"), str(args.large_mib)] +
                       ([args.formats] if args.formats else []), "the benchmark")
             for line in out.splitlines():
@@ -150,6 +161,10 @@ def main():
 
     flags = " ".join(f for f in (cmake_cache(ggml_build, "CMAKE_C_FLAGS"), cmake_cache(ggml_build, "CMAKE_C_FLAGS_RELEASE"))
                      if f)
+    if args.only != "decode":
+        print_quantize_table(quantize_out, started, ggml, lib, ggml_build, flags)
+    if args.only == "quantize":
+        return
     print(f"scripts/bench --ggml {started}, {args.rounds} round(s); {lscpu('Model name')}, {os.cpu_count()} CPUs; "
           f"onnxq path {path}, 1 thread; ggml {describe_ggml(ggml)}, to_float of {os.path.basename(lib)} "
           f"({cmake_cache(ggml_build, 'CMAKE_BUILD_TYPE') or '?'}, C flags '{flags}')")
@@ -177,6 +192,37 @@ def main():
         print(f"no to_float in ggml's traits (not compared): {', '.join(no_to_float)}")
     if skipped:
         print(f"not compared: {', '.join(dict.fromkeys(skipped))}")
+
+
+def print_quantize_table(out, started, ggml, lib, ggml_build, flags):
+    """The quantize harness's lines as a table: per format, onnxq's speed over ggml's at one thread (and
+    onnxq at 2 threads over ggml at one), first and second call, ggml's grid set-up, equal bytes."""
+    path, rows = "?", []
+    for line in out.splitlines():
+        f = line.split()
+        if line.startswith("# onnxq path"):
+            path = f[-1]
+        elif len(f) == 10:
+            rows.append(f)
+    print(f"scripts/bench --ggml, quantizing, {started}; {lscpu('Model name')}, {os.cpu_count()} CPUs; onnxq path "
+          f"{path}; ggml {describe_ggml(ggml)}, ggml_quantize_chunk of {os.path.basename(lib)} "
+          f"({cmake_cache(ggml_build, 'CMAKE_BUILD_TYPE') or '?'}, C flags '{flags}')")
+    print("ns/value of float32 input, fastest run; x ggml = ggml time / onnxq time at 1 thread (2t: onnxq on 2 "
+          "threads); first/second: onnxq's first and second call (ms; no set-up at run time); ggml init: "
+          "ggml_quantize_init (ms); bytes: onnxq's and ggml's equal")
+    print(f"{'format':8} {'imatrix':>7} {'values':>9} {'onnxq':>8} {'ggml':>8} {'x ggml':>7} {'2t x':>6} "
+          f"{'first':>8} {'second':>8} {'ggml init':>9} {'bytes':>6}")
+    primary = {}
+    for fmt, imatrix, values, one, two, theirs, first, second, init, same in rows:
+        one, two, theirs = float(one), float(two), float(theirs)
+        x1, x2 = theirs / one, theirs / two
+        primary.setdefault(fmt, x1)  # the case without an importance matrix, where a format has one
+        print(f"{fmt:8} {imatrix:>7} {int(values):9d} {one:8.2f} {theirs:8.2f} {x1:6.2f}x {x2:5.2f}x "
+              f"{float(first):8.1f} {float(second):8.1f} {float(init):9.1f} {same:>6}")
+    ratios = list(primary.values())
+    if ratios:
+        print(f"geomean over {len(ratios)} formats (without an importance matrix where a format can): "
+              f"{geomean(ratios):.2f}x ggml at 1 thread (min {min(ratios):.2f}x, max {max(ratios):.2f}x)")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ same 16M-element tensor of ggml-quantized blocks (testdata's quantizer blocks, t
   for F16, np.fromfile of the tensor's bytes + astype(np.float32), the plain numpy way to read it
   (issue 35's target: Tensor.numpy() within 1.2x of it).
 
+Then quants.quantize against gguf-py's gguf.quants.quantize, for the types gguf-py quantizes, on the
+same float32 rows (1 thread and default threads; target >= 50x for Q8_0 and Q4_0), bytes compared.
+
 Every other call makes a fresh output array on both sides. Each time is the best of --repeat calls,
 the calls of a format interleaved. Outputs are compared with gguf-py's bit for bit (NaN as NaN), and
 out=reused's with numpy()'s.
@@ -33,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "cli"))  # gguf_tool: an independent GGUF writer
 import gguf_tool  # noqa: E402
 
-TARGETS = {"vs gguf-py geomean": 10.0, "vs gguf-py min": 3.0, "vs full geomean": 1.5, "vs full max": 3.0,
+TARGETS = {"quantize Q8_0 and Q4_0 vs gguf-py": 50.0, "vs gguf-py geomean": 10.0, "vs gguf-py min": 3.0, "vs full geomean": 1.5, "vs full max": 3.0,
            "F16 vs fromfile": 1.2}
 
 
@@ -104,6 +107,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="calls per measurement; the best counts (default 3)")
     ap.add_argument("--formats", help="comma-separated GGUF type names (default: every block format, F16, BF16)")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    ap.add_argument("--only", choices=["dequantize", "quantize"], help="one of the two parts (default: both)")
     args = ap.parse_args()
 
     import onnxq
@@ -119,6 +123,10 @@ def main():
     wanted = args.formats.upper().split(",") if args.formats else None
     formats = [f for f in onnxq.formats() if (f.format_id or f.type in ("F16", "BF16"))
                and (wanted is None or f.type in wanted)]
+    if args.only != "dequantize":
+        bench_quantize(args, gguf_quants, qtypes)
+    if args.only == "quantize":
+        return
     n = args.elements
     shape = (n // 4096, 4096)
     print(f"onnxq {onnxq.__version__} Python module vs gguf-py ({args.gguf_py}), {n:,} elements per format, "
@@ -209,6 +217,39 @@ def main():
     print("out=reused equal to numpy()'s bit for bit: " + ("all" if not unequal else "NOT " + ", ".join(unequal)))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
+
+
+def bench_quantize(args, gguf_quants, qtypes):
+    """quants.quantize against gguf-py's quants.quantize on the same float32 rows, per type gguf-py has."""
+    from onnxq import quants
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((args.elements // 4096, 4096)) * 0.02).astype(np.float32)
+    print(f"quants.quantize vs gguf-py's quants.quantize, {x.size:,} float32 values per type, best of {args.repeat}")
+    print(f"{'type':8} {'gguf-py':>9} {'onnxq 1t':>9} {'x':>7} {'onnxq':>9} {'x':>7} {'bytes':>6}")
+    wanted = args.formats.upper().split(",") if args.formats else None
+    ratios = {}
+    for row in quants._FORMATS.values():
+        ggml_type, name, format_id = row[0], row[1], row[2]
+        if format_id is None or (wanted and name not in wanted):
+            continue
+        try:
+            gguf_quants.quantize(x[:1, :256], qtypes(ggml_type))
+        except (NotImplementedError, ValueError, KeyError):
+            continue  # gguf-py has no quantizer for it
+        theirs = gguf_quants.quantize(x, qtypes(ggml_type))
+        ours = quants.quantize(x, ggml_type)
+        same = theirs.shape == ours.shape and np.array_equal(theirs.view(np.uint8), ours)
+        t_gguf = best(lambda: gguf_quants.quantize(x, qtypes(ggml_type)), args.repeat)
+        t_one = best(lambda: quants.quantize(x, ggml_type, threads=1), args.repeat)
+        t_all = best(lambda: quants.quantize(x, ggml_type), args.repeat)
+        ratios[name] = t_gguf / t_one
+        print(f"{name:8} {t_gguf * 1e3:8.1f}ms {t_one * 1e3:8.1f}ms {t_gguf / t_one:6.1f}x {t_all * 1e3:8.1f}ms "
+              f"{t_gguf / t_all:6.1f}x {'same' if same else 'DIFFER':>6}")
+    for name in ("Q8_0", "Q4_0"):
+        if name in ratios:
+            ok = ratios[name] >= TARGETS["quantize Q8_0 and Q4_0 vs gguf-py"]
+            print(f"quants.quantize {name} vs gguf-py at 1 thread: {ratios[name]:.1f}x (target >= 50x): "
+                  f"{'met' if ok else 'NOT met'}")
 
 
 if __name__ == "__main__":

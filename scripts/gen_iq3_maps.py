@@ -125,13 +125,13 @@ def main():
     for grid_name, level_bytes, prefix, nwant in GRIDS:
         codes = grid_codes(read_grid(text, grid_name), level_bytes)
         kmap, neighbours = build(codes, nwant)
-        if max(neighbours) >= 65536 or len(neighbours) >= 2**31:
+        if max(neighbours) >= 65536 or len(neighbours) > 32768:  # map entries must fit int16
             sys.exit("gen_iq3_maps.py: neighbour table out of range")
         header.append("extern const std::array<std::uint16_t, %d> %sCodes;" % (len(codes), prefix))
-        header.append("extern const std::array<std::int32_t, 4096> %sMap;" % prefix)
+        header.append("extern const std::array<std::int16_t, 4096> %sMap;" % prefix)
         header.append("extern const std::array<std::uint16_t, %d> %sNeighbours;" % (len(neighbours), prefix))
         emit(body, "std::uint16_t", prefix + "Codes", codes, 24)
-        emit(body, "std::int32_t", prefix + "Map", kmap, 16)
+        emit(body, "std::int16_t", prefix + "Map", kmap, 16)
         emit(body, "std::uint16_t", prefix + "Neighbours", neighbours, 24)
     header += ["", "}  // namespace onnxq::quantize", ""]
     body += ["}  // namespace onnxq::quantize", ""]

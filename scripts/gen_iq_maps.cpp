@@ -125,6 +125,7 @@ void emit(const GridSpec& g) {
   for (std::size_t i = 0; i < lists.size(); i += kLine)
     std::printf("\n    R\"(%s)\"", lists.substr(i, kLine).c_str());
   std::printf(";\n");
+  std::printf("static_assert(sizeof(k%sLists) == 2 * %zu + 1);\n", g.name, total);
   std::printf("constexpr auto k%sGrid = expand_grid(k%sKeys);\n", g.name, g.name);
   std::printf("constexpr auto k%sMap = build_map(k%sKeys, k%sLists);\n\n", g.name, g.name, g.name);
 }

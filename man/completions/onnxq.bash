@@ -3,13 +3,13 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|estimate|meta|tokens|list|dequant|formats|stats|diff|hash|export|check|edit|convert-endian|split|conformance|merge|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|estimate|meta|tokens|list|dequant|quantize|formats|stats|diff|hash|export|check|edit|convert-endian|split|conformance|merge|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant formats stats diff hash export check edit convert-endian split conformance merge run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant quantize formats stats diff hash export check edit convert-endian split conformance merge run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
@@ -75,6 +75,22 @@ _onnxq() {
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --shape)
           COMPREPLY=(); return ;;
+        --threads)
+          COMPREPLY=(); return ;;
+      esac ;;
+    quantize)
+      opts='-h --help --packed-format --raw -o --output --shape --imatrix --threads'
+      case $prev in
+        --packed-format)
+          COMPREPLY=(); return ;;
+        --raw)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --shape)
+          COMPREPLY=(); return ;;
+        --imatrix)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --threads)
           COMPREPLY=(); return ;;
       esac ;;

@@ -13,16 +13,18 @@ namespace onnxq::quantize {
 
 namespace {
 
-// floor(log2(2^m * ln 2)) for m = 0..7: how many floats at the top of a binade glibc's log2f
-// rounds up to the next integer, m being the binade of the integer it rounds to (see below).
-constexpr int kLn2TopCounts[8] = {0, 1, 2, 5, 11, 22, 44, 88};
+// floor(2^m * ln 2) for m = 0..7: how many floats at the top of a normal binade glibc's log2f
+// rounds up to the next integer, when that integer's neighbourhood has the float spacing of the
+// binade [2^m, 2^(m+1)) (see glibc_floor_log2).
+constexpr int kRoundUpCounts[8] = {0, 1, 2, 5, 11, 22, 44, 88};
 
-// floorf(log2f(a)) as ggml computes it with glibc, for a finite a > 0. log2f is monotonic and
-// rounds to nearest, so it returns the integer k + 1 (instead of something below it) for the
-// floats of [2^k, 2^(k+1)) within half an ulp of k + 1 in log2 terms: the top
-// floor(ln2 * 2^m) floats of the binade, 2^m being the power of two whose float spacing decides
-// the rounding next to k + 1 (and, for subnormal binades, with 2^(-126-k) times fewer floats).
-// The dev harness checks this against floorf(log2f(a)) for every positive finite float.
+// floorf(log2f(a)) as ggml computes it with glibc, for a finite a > 0, without libm. For a in
+// [2^k, 2^(k+1)), log2(a) lies in [k, k + 1), but log2f rounds the values within half a float
+// spacing of k + 1 up to k + 1: those of the top floats of the binade, a = 2^(k+1) (1 - j 2^-24),
+// whose log2 is k + 1 - j 2^-24 / ln 2. The spacing next to k + 1 (on the side log2 approaches
+// it from) is that of the binade [2^m, 2^(m+1)) of |k + 1|, so j < 2^m ln 2: kRoundUpCounts[m]
+// floats, and 2^(-126-k) times fewer in the subnormal binades. The dev harness checks this
+// against glibc's floorf(log2f(a)) for every positive finite float (glibc's log2f is monotonic).
 inline int glibc_floor_log2(float a) {
   const std::uint32_t u = std::bit_cast<std::uint32_t>(a);
   int k;                // the exact floor(log2(a))
@@ -41,7 +43,7 @@ inline int glibc_floor_log2(float a) {
   int m = -1;              // binade of |next| on the side log2(a) approaches it from
   if (next > 0) m = std::bit_width(static_cast<unsigned>(next - 1)) - 1;
   if (next < 0) m = std::bit_width(static_cast<unsigned>(-next)) - 1;
-  const int count = m < 0 ? 0 : (kLn2TopCounts[m] >> shift);
+  const int count = m < 0 ? 0 : (kRoundUpCounts[m] >> shift);
   return static_cast<std::uint32_t>(count) >= below ? next : k;
 }
 

@@ -6,7 +6,8 @@
 //
 // The float operations are ggml's, in ggml's order (this folder is compiled with -ffp-contract=off):
 // that is what makes the bytes equal. Where ggml aborts (an assertion), which it reaches only once
-// squared sums overflow, we throw RowFailure.
+// squared sums overflow, we throw RowFailure; also where its overflow fallback would read past the
+// row (best_neighbour2), since its bytes then depend on memory outside the row.
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -35,7 +36,12 @@ inline float max_of(float a, float b) { return a > b ? a : b; }  // ggml's MAX
 
 inline int grid_level(std::uint64_t point, int i) { return static_cast<int>((point >> (8 * i)) & 0xFF) >> 1; }
 
-struct Failed {};  // ggml's assertion; turned into RowFailure per row
+// A row ggml cannot quantize, turned into RowFailure per row: an assertion (`undefined` false), or
+// its whole-grid fallback reading past the row (`undefined` true: ggml's bytes would depend on
+// memory outside the row).
+struct Failed {
+  bool undefined = false;
+};
 
 // The base-3 key of 8 levels (always 0..2 here).
 inline int key_of(const std::int8_t* l) {
@@ -45,11 +51,12 @@ inline int key_of(const std::int8_t* l) {
 }
 
 // ggml's iq1_find_best_neighbour2: the neighbour of smallest sum w*(scale*xg[l] - x)^2 (first on
-// ties); writes its levels. ggml falls back to a scan of the whole grid when no neighbour scores
-// below FLT_MAX (all sums overflowed), but that scan reads x out of bounds and cannot then succeed
-// in practice: ggml asserts, we refuse the row.
+// ties); writes its levels. When no neighbour scores below FLT_MAX (the sums overflowed), ggml scans
+// the whole grid, but with a slip: it subtracts xval[i], i the grid index (0..2047), not the
+// coordinate, so it reads the 2048 values from xval on. We do the same while they lie in the row
+// (`row_end`); past it ggml reads other rows or foreign memory, and we refuse the row instead.
 int best_neighbour2(const IqGridMaps& maps, int key, const float* xval, const float* w, float scale, const float* xg,
-                    std::int8_t* levels) {
+                    std::int8_t* levels, const float* row_end) {
   // A term depends only on the coordinate and its level: the 8 x 3 possible terms are formed once
   // (same operations, same operands, same floats), indexed by the grid byte 2l+1.
   float term[8][8];
@@ -81,7 +88,22 @@ int best_neighbour2(const IqGridMaps& maps, int key, const float* xval, const fl
       best = index;
     }
   }
-  if (best < 0) throw Failed{};
+  if (best < 0) {
+    if (row_end - xval < maps.grid_size) throw Failed{true};
+    for (int i = 0; i < maps.grid_size; ++i) {
+      const std::uint64_t point = maps.grid[i];
+      float d2 = 0;
+      for (int j = 0; j < 8; ++j) {
+        const float diff = scale * xg[grid_level(point, j)] - xval[i];  // sic: xval[i], as ggml
+        d2 += w[j] * diff * diff;
+      }
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        best = i;
+      }
+    }
+    if (best < 0) throw Failed{};
+  }
   for (int i = 0; i < 8; ++i) levels[i] = static_cast<std::int8_t>(grid_level(maps.grid[best], i));
   return best;
 }
@@ -112,7 +134,7 @@ constexpr float kIq1mDelta = formats::kIq1mDelta;
 
 // One IQ1_S super-block (50 bytes: d, 32 low index bytes, 8 x uint16 qh: 4 x 3 high index bits,
 // 3-bit scale << 12, delta sign << 15).
-void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
+void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out, const float* row_end) {
   constexpr int kBs = 32;
   const IqGridMaps& maps = kIq1sMaps;
   const float x_p[3] = {-1 + kIq1sDelta, kIq1sDelta, 1 + kIq1sDelta};
@@ -202,7 +224,7 @@ void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
       int grid_index = maps.map[key];
       if (grid_index < 0) {
         all_on_grid = false;
-        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k);
+        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k, row_end);
       }
       index[k] = static_cast<std::uint16_t>(grid_index);
     }
@@ -231,7 +253,7 @@ void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
     max_scale = max_of(max_scale, scale);
   }
 
-  if (!max_scale) {
+  if (max_scale == 0) {
     detail::store_u16(out, 0);
   } else {
     const float d = max_scale / 15;
@@ -257,7 +279,7 @@ struct Contribution {
 
 // One IQ1_M super-block (56 bytes: 32 low index bytes, 16 qh bytes (2 x 3 high index bits, delta
 // signs 0x08 / 0x80), 4 x uint16 scales: 4 x 3-bit sub-block scales and a nibble of the fp16 scale).
-void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
+void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const float* row_end) {
   constexpr int kBs = 16;
   const IqGridMaps& maps = kIq1sMaps;
   const float x_p[3] = {-1 + kIq1mDelta, kIq1mDelta, 1 + kIq1mDelta};
@@ -374,7 +396,7 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
       int grid_index = maps.map[key];
       if (grid_index < 0) {
         all_on_grid = false;
-        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k);
+        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k, row_end);
       }
       index[k] = static_cast<std::uint16_t>(grid_index);
     }
@@ -401,7 +423,7 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
     max_scale = max_of(max_scale, scale);
   }
 
-  if (!max_scale) return;  // no scale: the indices as written, zero scales (ggml leaves the block so)
+  if (max_scale == 0) return;  // no scale: the indices as written, zero scales (ggml leaves the block so)
 
   std::uint16_t sc[4] = {0, 0, 0, 0};
   float d = max_scale / 15;
@@ -441,7 +463,7 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
   for (int i = 0; i < 4; ++i) detail::store_u16(out + 48 + 2 * i, sc[i]);
 }
 
-template <void (*Block)(const float*, const float*, std::uint8_t*), std::size_t BlockBytes>
+template <void (*Block)(const float*, const float*, std::uint8_t*, const float*), std::size_t BlockBytes>
 void quantize_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance,
                    const char* name) {
   const std::size_t nbl = n_per_row / kSuperBlock;
@@ -450,10 +472,14 @@ void quantize_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
     std::uint8_t* out = dst + r * nbl * BlockBytes;
     try {
       for (std::size_t b = 0; b < nbl; ++b)
-        Block(row + b * kSuperBlock, importance ? importance + b * kSuperBlock : nullptr, out + b * BlockBytes);
-    } catch (const Failed&) {
-      throw RowFailure(r, std::string(name) + ": the grid search found no point (ggml aborts on this row: its squared "
-                                               "sums overflow)");
+        Block(row + b * kSuperBlock, importance ? importance + b * kSuperBlock : nullptr, out + b * BlockBytes,
+              row + n_per_row);
+    } catch (const Failed& f) {
+      throw RowFailure(r, std::string(name) +
+                              (f.undefined ? ": the grid search overflowed and ggml's fallback would read past the row "
+                                             "(its result is undefined there)"
+                                           : ": the grid search found no point (ggml aborts on this row: its squared "
+                                             "sums overflow)"));
     }
   }
 }

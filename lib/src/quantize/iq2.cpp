@@ -222,7 +222,7 @@ void iq2_xxs_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
     max_scale = max_of(max_scale, scale);
   }
 
-  if (!max_scale) {
+  if (max_scale == 0) {
     std::memset(out, 0, 66);  // d = +0 and no indices
     return;
   }
@@ -319,7 +319,7 @@ void iq2_xs_block(const float* xbl, const float* qwbl, std::uint8_t* out) {
     max_scale = max_of(max_scale, scale);
   }
 
-  if (!max_scale) {
+  if (max_scale == 0) {
     std::memset(out, 0, 74);
     return;
   }

@@ -2230,6 +2230,7 @@ constexpr char kIq2xxsLists[] =
     R"(3S0<3e1Z1[1o2Z2]2h2m3;3V3g3n073e1P1[2Z2h2j3?0>2m1Z1n1o2]2g313;3@3S3V3e3g3n0B2m3e1Z1[1n1o2Z2]2g2h31393;3@3S3V3g)"
     R"(3n093e1P1[2Z2h2j2m393?072m1n2Y2g313@3S092m1n2Y2g31393@3S3e0K2m393e0b1E1P1R1[1k1n2I2O2Y2Z2\2g2h2j2k30313?3@3R3S)"
     R"(3_3a)";
+static_assert(sizeof(kIq2xxsLists) == 2 * 119462 + 1);
 constexpr auto kIq2xxsGrid = expand_grid(kIq2xxsKeys);
 constexpr auto kIq2xxsMap = build_map(kIq2xxsKeys, kIq2xxsLists);
 
@@ -5683,6 +5684,7 @@ constexpr char kIq2xsLists[] =
     R"(7n686>7I7L7b037k5g7n087b7j3l5[5g6>737L0>5g7L7b7j7k3l3m5[686>737@7n7o057k3m5g7L7o057n6>7G7N7j047n6?7H7k096>7b7j)"
     R"(7n5g697G7N7a087n5g6>7a7b7j7k7o087k7n7o5g6?747H7a037b6>7j097b7o5g6>7L7a7j7k7n027o7k097N7n5^696>7G7^7a7g057n5^6?)"
     R"(7N7a066?7n5^7H7a7o0@696>7N7a7b7n5]5^757G7^7g7h7j7l7o097a7n7o5^696>6?7N7b047o6?7a7n097b5]696>757a7h7l7o037o7a7b)";
+static_assert(sizeof(kIq2xsLists) == 2 * 187770 + 1);
 constexpr auto kIq2xsGrid = expand_grid(kIq2xsKeys);
 constexpr auto kIq2xsMap = build_map(kIq2xsKeys, kIq2xsLists);
 
@@ -11859,6 +11861,7 @@ constexpr char kIq1sLists[] =
     R"(F0F=FCM7NoO0O2O3O7O8OZ0GO7OlOnEEEoF<F@L3M6OeOkE@EDF0F=FAL1M7NoO2O3O6OZ0kOkF0F=FCM7O3O6O7O8OlOmOnOoADBLB^BdBhDe)"
     R"(E:EEEFEhEmEnEoF1F9F<F>F@KWKjL2L3L4L5L_LfLhLiM1M3M5M6M8NXN`NlO4O5OUOWOXOYO[OdOeOf0KFCO8OmOoEFL4LiM8O4OXO[OfOkAE)"
     R"(BeDfEAEGF0F=FBL`M7NmO0O3O60DOnOoF1F>L5O5OYOkAGECEGF0F=FAFBFCM7O3O7O8)";
+static_assert(sizeof(kIq1sLists) == 2 * 332234 + 1);
 constexpr auto kIq1sGrid = expand_grid(kIq1sKeys);
 constexpr auto kIq1sMap = build_map(kIq1sKeys, kIq1sLists);
 
@@ -12844,6 +12847,7 @@ constexpr char kIq2sLists[] =
     R"(?g02?c?g08<a?9?C?c?h?j?l?o04?g?i?m?n09;b?B?b?g?i?j?m?n?o02?j?o01?k04<b?c?k?l01?l04?:?g?k?m08<b?:?c?g?k?l?m?o02)"
     R"(?l?o01?m02?m?o01?o01?D05;c<a?D?c?h02<a?h01?n03;c?h?n01?h01?n01?h01?D03<b?D?c06<W<a<b?C?c?h04<Y?D?g?n09;c<Y<b?D)"
     R"(?c?g?h?n?o02?h?o01?n02?n?o01?o02<b?D01<b01<b06;d<Y<b?:?D?g02<b?o01?o01;d01?o)";
+static_assert(sizeof(kIq2sLists) == 2 * 50253 + 1);
 constexpr auto kIq2sGrid = expand_grid(kIq2sKeys);
 constexpr auto kIq2sMap = build_map(kIq2sKeys, kIq2sLists);
 

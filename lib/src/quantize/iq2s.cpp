@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxq/core/half.hpp"
 #include "quantize/iq2_maps.hpp"
 #include "quantize/kernels.hpp"
+#include "quantize/rounding.hpp"
 
 namespace onnxq::quantize {
 namespace {
@@ -215,9 +215,7 @@ void quantize_block(const float* xbl, const float* qwbl, std::uint8_t* out, std:
 
   if (max_scale) {
     const float d = max_scale / 31;
-    const std::uint16_t h = float_to_half(d * 0.9875f);  // ggml's fudge factor
-    block[0] = static_cast<std::uint8_t>(h);
-    block[1] = static_cast<std::uint8_t>(h >> 8);
+    detail::store_half(block, d * 0.9875f);  // ggml's fudge factor
     const float id = 1 / d;
     for (int ib = 0; ib < kSubBlocks; ++ib) {
       const int l = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);

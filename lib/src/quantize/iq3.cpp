@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "onnxq/core/half.hpp"
 #include "quantize/iq3_maps.hpp"
 #include "quantize/kernels.hpp"
+#include "quantize/rounding.hpp"
 
 namespace onnxq::quantize {
 namespace {
@@ -41,12 +41,12 @@ inline float max_of(float a, float b) { return a > b ? a : b; }
 
 struct Iq3Tables {
   const std::uint16_t* codes;  // grid index -> packed levels
-  const std::int32_t* map;     // packed levels -> grid index, or -(neighbour list offset + 1)
+  const std::int16_t* map;     // packed levels -> grid index, or -(neighbour list offset + 1)
   const std::uint16_t* neighbours;
 };
 
-const Iq3Tables kXxsTables{kIq3xxsCodes.data(), kIq3xxsMap.data(), kIq3xxsNeighbours.data()};
-const Iq3Tables kSTables{kIq3sCodes.data(), kIq3sMap.data(), kIq3sNeighbours.data()};
+constinit const Iq3Tables kXxsTables{kIq3xxsCodes.data(), kIq3xxsMap.data(), kIq3xxsNeighbours.data()};
+constinit const Iq3Tables kSTables{kIq3sCodes.data(), kIq3sMap.data(), kIq3sNeighbours.data()};
 
 // ggml's iq3_find_best_neighbour: among the off-grid point's neighbour list, the grid point of the
 // smallest weighted squared error at `scale` (first one on ties); its levels go to `levels`.
@@ -194,11 +194,6 @@ inline float block_sigma2(const float* xbl) {
   return 2 * sumx2 / kSuperBlock;
 }
 
-inline void store_u16(std::uint8_t* p, std::uint16_t v) {
-  p[0] = static_cast<std::uint8_t>(v);
-  p[1] = static_cast<std::uint8_t>(v >> 8);
-}
-
 // One IQ3_XXS super-block into 98 bytes: d, 64 grid indices, 8 words of (4 x 7 sign bits | scale << 28).
 void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, std::size_t row) {
   constexpr int kBlockBytes = 98;
@@ -274,15 +269,13 @@ void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, 
     return;
   }
   const float d = max_scale / 31;
-  store_u16(out, float_to_half(d * 1.0125f));  // ggml's fudge factor
+  detail::store_half(out, d * 1.0125f);  // ggml's fudge factor
   const float id = 1 / d;
   for (int ib = 0; ib < kSubBlocks; ++ib) {
     const int l = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);
     scales_and_signs[ib] |= static_cast<std::uint32_t>(l) << 28;
   }
-  for (int ib = 0; ib < kSubBlocks; ++ib) {
-    for (int b = 0; b < 4; ++b) q3[64 + 4 * ib + b] = static_cast<std::uint8_t>(scales_and_signs[ib] >> (8 * b));
-  }
+  for (int ib = 0; ib < kSubBlocks; ++ib) detail::store_u32(q3 + 64 + 4 * ib, scales_and_signs[ib]);
   std::memcpy(out + 2, q3, sizeof q3);
 }
 
@@ -349,7 +342,7 @@ void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, st
 
   if (max_scale) {
     const float d = max_scale / 31;
-    store_u16(block, float_to_half(d * 1.033f));  // ggml's fudge factor
+    detail::store_half(block, d * 1.033f);  // ggml's fudge factor
     const float id = 1 / d;
     for (int ib = 0; ib < kSubBlocks; ib += 2) {
       const int l1 = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);

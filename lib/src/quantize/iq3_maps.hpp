@@ -12,10 +12,10 @@
 namespace onnxq::quantize {
 
 extern const std::array<std::uint16_t, 256> kIq3xxsCodes;
-extern const std::array<std::int32_t, 4096> kIq3xxsMap;
+extern const std::array<std::int16_t, 4096> kIq3xxsMap;
 extern const std::array<std::uint16_t, 22825> kIq3xxsNeighbours;
 extern const std::array<std::uint16_t, 512> kIq3sCodes;
-extern const std::array<std::int32_t, 4096> kIq3sMap;
+extern const std::array<std::int16_t, 4096> kIq3sMap;
 extern const std::array<std::uint16_t, 28317> kIq3sNeighbours;
 
 }  // namespace onnxq::quantize

@@ -6,6 +6,7 @@
 //
 // Every float operation keeps ggml's operands and order; the blocks of a row are independent
 // except for the importance path's row variance sigma2.
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -25,16 +26,24 @@ using detail::x86_trunc_u8;
 
 constexpr std::size_t kQk = 32;
 
-// The value of largest magnitude, the first one on ties (the sign decides q4_0/q5_0's scale sign).
+// The scans below keep four independent chains (element j in lane j % 4) instead of ggml's one:
+// the result is the same value with the same bits, as argued at each.
+
+// ggml's signed absmax: the first value of largest magnitude (its sign makes q4_0/q5_0's scale),
+// or 0 when all are zeros. Magnitudes (never NaN) order as their bit patterns do, so the largest key
+// (magnitude bits, 31 - j) picks it out; integer maxima merge in any order, hence four lanes.
 inline float signed_absmax(const float* x) {
-  float amax = 0.0f, max = 0.0f;
-  for (std::size_t j = 0; j < kQk; ++j) {
-    if (amax < std::fabs(x[j])) {
-      amax = std::fabs(x[j]);
-      max = x[j];
+  std::uint64_t lane[4] = {0, 0, 0, 0};
+  for (std::size_t j = 0; j < kQk; j += 4) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      const std::uint64_t key =
+          (static_cast<std::uint64_t>(std::bit_cast<std::uint32_t>(std::fabs(x[j + k]))) << 5) | (31 - (j + k));
+      lane[k] = key > lane[k] ? key : lane[k];
     }
   }
-  return max;
+  std::uint64_t best = lane[0];
+  for (std::size_t k = 1; k < 4; ++k) best = lane[k] > best ? lane[k] : best;
+  return (best >> 5) != 0 ? x[31 - (best & 31)] : 0.0f;
 }
 
 inline float absmax(const float* x) {
@@ -46,12 +55,33 @@ inline float absmax(const float* x) {
   return amax;
 }
 
+// ggml's minimum and maximum, each the first value that compares equal to the extreme. Values that
+// compare equal have the same bits except +0 and -0, so lanes may be merged in any order and only
+// a zero result needs fixing: it is then the first zero of the block (nothing before it was
+// smaller, and later zeros do not replace it).
 inline void min_max(const float* x, float& min, float& max) {
-  min = 3.40282347e+38f;
-  max = -3.40282347e+38f;
-  for (std::size_t j = 0; j < kQk; ++j) {
-    if (x[j] < min) min = x[j];
-    if (x[j] > max) max = x[j];
+  float lo[4], hi[4];
+  for (std::size_t k = 0; k < 4; ++k) {
+    lo[k] = 3.40282347e+38f;
+    hi[k] = -3.40282347e+38f;
+  }
+  for (std::size_t j = 0; j < kQk; j += 4) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      lo[k] = x[j + k] < lo[k] ? x[j + k] : lo[k];
+      hi[k] = x[j + k] > hi[k] ? x[j + k] : hi[k];
+    }
+  }
+  min = lo[0];
+  max = hi[0];
+  for (std::size_t k = 1; k < 4; ++k) {
+    min = lo[k] < min ? lo[k] : min;
+    max = hi[k] > max ? hi[k] : max;
+  }
+  if (min == 0.0f || max == 0.0f) {
+    std::size_t z = 0;
+    while (x[z] != 0.0f) ++z;
+    if (min == 0.0f) min = x[z];
+    if (max == 0.0f) max = x[z];
   }
 }
 
@@ -68,31 +98,36 @@ inline void pack5(const std::uint8_t* levels, std::uint8_t* qh_out, std::uint8_t
   store_u32(qh_out, qh);
 }
 
-// Round-to-nearest symmetric block: d = max / -(2^(bits-1)), level = (int8)(x/d + offset + 1/2)
-// capped at `top`. The cast truncates (values are >= 0 unless 1/d overflowed, see rounding.hpp).
+// Round-to-nearest symmetric block: d = max / -2^(bits-1), level = (int8)(x * (1/d) + 2^(bits-1) + 1/2)
+// capped at 2^bits - 1. The cast truncates: the sum is >= 1/2 unless 1/d overflowed to inf, where
+// ggml's cast of inf or NaN gives level 0 (see rounding.hpp).
 template <int kBits>
-inline float rtn_symmetric(const float* x, std::uint8_t* levels) {
-  constexpr float kDiv = -static_cast<float>(1 << (kBits - 1));
+inline std::uint8_t rtn_level(float v, float id) {
   constexpr float kBias = static_cast<float>(1 << (kBits - 1)) + 0.5f;
   constexpr int kTop = (1 << kBits) - 1;
-  const float d = signed_absmax(x) / kDiv;
-  const float id = d != 0.0f ? 1.0f / d : 0.0f;
-  for (std::size_t j = 0; j < kQk; ++j) {
-    const int v = static_cast<std::int8_t>(x86_trunc_u8(x[j] * id + kBias));
-    levels[j] = static_cast<std::uint8_t>(v < kTop ? v : kTop);
-  }
+  const int l = static_cast<std::int8_t>(x86_trunc_u8(v * id + kBias));
+  return static_cast<std::uint8_t>(l < kTop ? l : kTop);
+}
+
+template <int kBits>
+inline float rtn_scale(const float* x, float& id) {
+  const float d = signed_absmax(x) / -static_cast<float>(1 << (kBits - 1));
+  id = d != 0.0f ? 1.0f / d : 0.0f;
   return d;
 }
 
 void q4_0_rtn(const float* x, std::uint8_t* b) {
-  std::uint8_t l[kQk];
-  store_half(b, rtn_symmetric<4>(x, l));
-  for (std::size_t j = 0; j < 16; ++j) b[2 + j] = static_cast<std::uint8_t>(l[j] | (l[j + 16] << 4));
+  float id;
+  store_half(b, rtn_scale<4>(x, id));
+  for (std::size_t j = 0; j < 16; ++j)
+    b[2 + j] = static_cast<std::uint8_t>(rtn_level<4>(x[j], id) | (rtn_level<4>(x[j + 16], id) << 4));
 }
 
 void q5_0_rtn(const float* x, std::uint8_t* b) {
+  float id;
+  store_half(b, rtn_scale<5>(x, id));
   std::uint8_t l[kQk];
-  store_half(b, rtn_symmetric<5>(x, l));
+  for (std::size_t j = 0; j < kQk; ++j) l[j] = rtn_level<5>(x[j], id);
   pack5(l, b + 2, b + 6);
 }
 

@@ -1,4 +1,4 @@
-// Private helpers of the 32-element, low-bit, FP4 and IQ4 quantizers: the float-to-integer steps
+// Helpers shared by the quantizers (private to lib/src/quantize): the float-to-integer steps
 // of ggml-quants.c reproduced without undefined behaviour, and little-endian stores.
 //
 // ggml converts floats to narrow integers with plain C casts ((int8_t)(x + 8.5f), roundf into an

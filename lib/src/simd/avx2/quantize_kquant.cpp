@@ -5,6 +5,9 @@
 namespace onnxq::simd::avx2 {
 namespace {
 
+// Vectors per search group (VF is already two ymm chains; a second pair would spill the 16 registers).
+constexpr int kSearchVectors = 1;
+
 // A lane mask: all-ones lanes in two ymm. Comparisons are ordered (false on NaN, as C's <, >,
 // <=, ==) except ne, which is C's != (true on NaN).
 struct VM {
@@ -54,8 +57,13 @@ inline VI shr(VI a, int k) {
   const __m128i c = _mm_cvtsi32_si128(k);
   return {_mm256_srl_epi32(a.lo, c), _mm256_srl_epi32(a.hi, c)};
 }
-inline VM vi_eq(VI a, VI b) {
-  return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(a.lo, b.lo)), _mm256_castsi256_ps(_mm256_cmpeq_epi32(a.hi, b.hi))};
+// The sum of the 16 lanes (integers: exact in any order).
+inline std::int32_t vi_hsum(VI v) {
+  const __m256i s8 = _mm256_add_epi32(v.lo, v.hi);
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(s8), _mm256_extracti128_si256(s8, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(s);
 }
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) {

@@ -1,9 +1,15 @@
 // The avx512 build of the kquant quantizers (compiled with this ISA's flags and -ffp-contract=off).
 // In this order: the ISA vector layer, the lane operations the searches need beyond it, the family.
+// GCC 12's AVX-512 headers trip -Wuninitialized on _mm512_undefined_* once inlined (GCC bug 105593).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 #include "simd/vec_avx512.hpp"
 
 namespace onnxq::simd::avx512 {
 namespace {
+
+// Vectors per search group (32 zmm registers hold two chains of the searches' sums).
+constexpr int kSearchVectors = 2;
 
 // A lane mask: one bit per lane. Comparisons are ordered (false on NaN, as C's <, >, <=, ==)
 // except ne, which is C's != (true on NaN).
@@ -32,7 +38,8 @@ inline VI vi_max(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
 inline VI operator|(VI a, VI b) { return {_mm512_or_si512(a.v, b.v)}; }
 inline VI shl(VI a, int k) { return {_mm512_sll_epi32(a.v, _mm_cvtsi32_si128(k))}; }
 inline VI shr(VI a, int k) { return {_mm512_srl_epi32(a.v, _mm_cvtsi32_si128(k))}; }
-inline VM vi_eq(VI a, VI b) { return {_mm512_cmpeq_epi32_mask(a.v, b.v)}; }
+// The sum of the 16 lanes (integers: exact in any order).
+inline std::int32_t vi_hsum(VI v) { return _mm512_reduce_add_epi32(v.v); }
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.v)); }
 
