@@ -34,15 +34,15 @@ inline int glibc_floor_log2(float a) {
     k = static_cast<int>(u >> 23) - 127;
     below = ((u >> 23) + 1) << 23;
   } else {
-    k = std::bit_width(u) - 1 - 149;
+    k = static_cast<int>(std::bit_width(u)) - 1 - 149;
     below = 1u << (k + 150);
     shift = -126 - k;
   }
   below -= u;
   const int next = k + 1;  // the integer log2f may round up to
   int m = -1;              // binade of |next| on the side log2(a) approaches it from
-  if (next > 0) m = std::bit_width(static_cast<unsigned>(next - 1)) - 1;
-  if (next < 0) m = std::bit_width(static_cast<unsigned>(-next)) - 1;
+  if (next > 0) m = static_cast<int>(std::bit_width(static_cast<unsigned>(next - 1))) - 1;
+  if (next < 0) m = static_cast<int>(std::bit_width(static_cast<unsigned>(-next))) - 1;
   const int count = m < 0 ? 0 : (kRoundUpCounts[m] >> shift);
   return static_cast<std::uint32_t>(count) >= below ? next : k;
 }

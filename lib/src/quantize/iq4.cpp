@@ -31,10 +31,10 @@ struct Codebook {
   float v[16];
   std::uint8_t upper[256];
   Codebook() {
-    for (int i = 0; i < 16; ++i) v[i] = static_cast<float>(formats::kKvaluesIq4nl[i]);
+    for (std::size_t i = 0; i < 16; ++i) v[i] = static_cast<float>(formats::kKvaluesIq4nl[i]);
     const int lo = formats::kKvaluesIq4nl[0], hi = formats::kKvaluesIq4nl[15];
     for (int k = lo; k < hi; ++k) {
-      int u = 1;
+      std::size_t u = 1;
       while (formats::kKvaluesIq4nl[u] <= k) ++u;
       upper[k - lo] = static_cast<std::uint8_t>(u);
     }

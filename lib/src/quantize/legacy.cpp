@@ -26,8 +26,8 @@ using detail::x86_trunc_u8;
 
 constexpr std::size_t kQk = 32;
 
-// The scans below keep four independent chains (element j in lane j % 4) instead of ggml's one:
-// the result is the same value with the same bits, as argued at each.
+// signed_absmax and min_max keep four independent chains (element j in lane j % 4) instead of
+// ggml's one, for speed: the result is the same value with the same bits, as argued at each.
 
 // ggml's signed absmax: the first value of largest magnitude (its sign makes q4_0/q5_0's scale),
 // or 0 when all are zeros. Magnitudes (never NaN) order as their bit patterns do, so the largest key

@@ -18,8 +18,9 @@
 // it on (both sides are monotone in x), and T_i is that float, found once by running the same test.
 // A 4-step bisection over the 15 sorted thresholds counts them; NaN (every scalar test false) gives 15.
 //
-// Lane operations expected besides the shared layer: VM, vf_load, operator/, vf_sqrt, vf_abs, vf_neg, lt,
-// gt, ge, ne, VM &, sel (VF, VI), lookup16f, vi_store, low_bytes, store16, half_bits, as_i, VI |.
+// Lane operations expected besides the shared layer: VM, vf_load, operator/, vf_sqrt, vf_abs,
+// vf_neg, lt, gt, ge, ne, VM &, sel (VF, VI), lookup8f, lookup16f, vi_store, low_bytes, store16, half_bits,
+// as_i, VI |.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
@@ -52,6 +53,9 @@ constexpr float kAllZero = 1e-15f;  // ggml's GROUP_MAX_EPS
 struct Tables {
   alignas(64) float v[16];
   alignas(64) float t[16];  // t[15] is never read by the bisection
+  // The thresholds the bisection's last two steps can reach: t[1], t[5], t[9], t[13] (step 3,
+  // index / 4) and t[0], t[2], ..., t[14] (step 4, index / 2), so that each is an 8-entry look-up.
+  alignas(64) float t_step3[8], t_step4[8];
   Tables() {
     for (int i = 0; i < 16; ++i) v[i] = static_cast<float>(formats::kKvaluesIq4nl[i]);
     for (int i = 0; i < 15; ++i) {
@@ -66,23 +70,30 @@ struct Tables {
       t[i] = x;
     }
     t[15] = std::numeric_limits<float>::infinity();
+    for (int i = 0; i < 8; ++i) {
+      t_step3[i] = t[i < 4 ? 4 * i + 1 : 15];
+      t_step4[i] = t[2 * i];
+    }
   }
 };
-const Tables kTables;
+// Built on first use: a global's constructor in this file would run at start-up, compiled with
+// this ISA's flags, on any CPU.
+inline const Tables& tables() {
+  static const Tables t;
+  return t;
+}
 
-// ggml's best_index_int8 for 16 lanes, x not NaN.
-inline VI nearest_index_ordered(VF x) {
-  const float* t = kTables.t;
-  VI idx = sel(ge(x, vf_set1(t[7])), vi_set1(8), vi_set1(0));
-  for (int step : {4, 2, 1}) {
-    const VI cand = idx + vi_set1(step);
-    idx = sel(ge(x, lookup16f(t, cand - vi_set1(1))), cand, idx);
-  }
-  return idx;
+// ggml's best_index_int8 for 16 lanes, x not NaN: the count of thresholds <= x, by bisection
+// (steps of 8, 4, 2, 1 over the 15 sorted thresholds).
+inline VI nearest_index_ordered(const Tables& tb, VF x) {
+  const VM upper = ge(x, vf_set1(tb.t[7]));
+  VI idx = sel(upper, vi_set1(8), vi_set1(0));
+  idx = sel(ge(x, sel(upper, vf_set1(tb.t[11]), vf_set1(tb.t[3]))), idx + vi_set1(4), idx);  // t[idx + 3]
+  idx = sel(ge(x, lookup8f(tb.t_step3, srli<2>(idx))), idx + vi_set1(2), idx);                 // t[idx + 1]
+  return sel(ge(x, lookup8f(tb.t_step4, srli<1>(idx))), idx + vi_set1(1), idx);                // t[idx]
 }
 // ggml's best_index_int8 for 16 lanes (NaN fails every test of the scalar code: 15).
-inline VI nearest_index(VF x) { return sel(ne(x, x), vi_set1(15), nearest_index_ordered(x)); }
-inline VF level_value(VI idx) { return lookup16f(kTables.v, idx); }
+inline VI nearest_index(const Tables& tb, VF x) { return sel(ne(x, x), vi_set1(15), nearest_index_ordered(tb, x)); }
 
 // Lane k of out[j] is src[k][j].
 inline void transpose(const float* const* src, VF* out) {
@@ -94,7 +105,7 @@ inline void transpose(const float* const* src, VF* out) {
 
 // The scales of 16 blocks (iq4.cpp's block_scale, lane k = block k). qw[k] null for every lane or
 // none; sigma2 is each lane's row variance (used only with importance).
-inline VF block_scales(const float* const* xb, const float* const* qw, VF sigma2) {
+inline VF block_scales(const Tables& tb, const float* const* xb, const float* const* qw, VF sigma2) {
   VF x[kBlock], w[kBlock];
   transpose(xb, x);
   if (qw[0]) {
@@ -110,7 +121,7 @@ inline VF block_scales(const float* const* xb, const float* const* qw, VF sigma2
     amax = sel(bigger, ax, amax);
     max = sel(bigger, x[j], max);
   }
-  const float v0 = kTables.v[0];
+  const float v0 = tb.v[0];
   VF ids[kFits];
   ids[0] = vf_set1(1.0f) / (vf_neg(max) / vf_set1(v0));
   for (int t = -kTries; t <= kTries; ++t)
@@ -120,7 +131,7 @@ inline VF block_scales(const float* const* xb, const float* const* qw, VF sigma2
   for (int j = 0; j < kBlock; ++j) {
     for (int f = 0; f < kFits; ++f) {
       // No NaN here but in all-zero lanes, whose result is dropped: |ids * x| <= 134 elsewhere.
-      const VF q = level_value(nearest_index_ordered(ids[f] * x[j]));
+      const VF q = lookup16f(tb.v, nearest_index_ordered(tb, ids[f] * x[j]));
       const VF wq = w[j] * q;
       sumqx[f] = sumqx[f] + wq * x[j];
       sumq2[f] = sumq2[f] + wq * q;
@@ -139,9 +150,9 @@ inline VF block_scales(const float* const* xb, const float* const* qw, VF sigma2
 
 // 32 levels nearest(id * x) of one block, packed two per byte (element j and j + 16 share byte j,
 // low nibble first).
-inline void pack_block(const float* xb, float id, std::uint8_t* qs) {
+inline void pack_block(const Tables& tb, const float* xb, float id, std::uint8_t* qs) {
   const VF s = vf_set1(id);
-  const VB lo = low_bytes(nearest_index(s * vf_load(xb))), hi = low_bytes(nearest_index(s * vf_load(xb + 16)));
+  const VB lo = low_bytes(nearest_index(tb, s * vf_load(xb))), hi = low_bytes(nearest_index(tb, s * vf_load(xb + 16)));
   store16(qs, or_bytes(lo, shl_bytes<4>(hi)));
 }
 
@@ -161,7 +172,8 @@ inline float sum_squares(const float* x, int n) {
 
 void iq4_nl_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                  const float* importance) {
-  constexpr std::size_t kBytes = 18;
+  constexpr std::size_t kBytes = formats::row(formats::FormatId::iq4_nl).block_bytes;
+  const Tables& tb = tables();
   const std::size_t nb = n_per_row / kBlock, blocks = rows * nb;
   std::size_t b = 0;
   for (; b + kLanes <= blocks; b += kLanes) {
@@ -173,14 +185,14 @@ void iq4_nl_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_
       qw[k] = importance ? importance + (b + k) % nb * kBlock : nullptr;
       sigma2[k] = importance ? sum_squares(xb[k], kBlock) * (2.0f / static_cast<float>(kBlock)) : 0.0f;
     }
-    const VF scale = block_scales(xb, qw, vf_load(sigma2));
+    const VF scale = block_scales(tb, xb, qw, vf_load(sigma2));
     store_f(d, scale);
     alignas(64) std::int32_t h[kLanes];
     vi_store(h, ggml_half16(scale));
     for (int k = 0; k < kLanes; ++k) {
       std::uint8_t* out = dst + (b + k) * kBytes;
       quantize::detail::store_u16(out, static_cast<std::uint32_t>(h[k]));
-      pack_block(xb[k], d[k] != 0.0f ? 1.0f / d[k] : 0.0f, out + 2);
+      pack_block(tb, xb[k], d[k] != 0.0f ? 1.0f / d[k] : 0.0f, out + 2);
     }
   }
   for (; b < blocks; ++b)  // the last blocks, one at a time through the reference
@@ -191,7 +203,7 @@ void iq4_nl_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_
 // ---------------------------------------------------------------- iq4_xs (136 bytes)
 
 // One super-block from its 8 block scales (iq4.cpp's iq4_xs_block after the searches).
-inline void iq4_xs_finish(const float* x, const float* scales, std::uint8_t* b) {
+inline void iq4_xs_finish(const Tables& tb, const float* x, const float* scales, std::uint8_t* b) {
   float max_scale = 0.0f, amax_scale = 0.0f;
   for (int ib = 0; ib < 8; ++ib) {
     const float a = std::fabs(scales[ib]);
@@ -209,7 +221,7 @@ inline void iq4_xs_finish(const float* x, const float* scales, std::uint8_t* b) 
     s = s < 31 ? s : 31;
     s = s > -32 ? s : -32;
     const float dl = d * static_cast<float>(s);
-    pack_block(x + kBlock * ib, dl != 0.0f ? 1.0f / dl : 0.0f, b + 8 + 16 * ib);
+    pack_block(tb, x + kBlock * ib, dl != 0.0f ? 1.0f / dl : 0.0f, b + 8 + 16 * ib);
     const unsigned biased = static_cast<unsigned>(s + 32);
     if (ib % 2 == 0)
       b[4 + ib / 2] = static_cast<std::uint8_t>(biased & 15);
@@ -222,7 +234,10 @@ inline void iq4_xs_finish(const float* x, const float* scales, std::uint8_t* b) 
 
 void iq4_xs_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                  const float* importance) {
-  constexpr std::size_t kSuper = 256, kBytes = 136;
+  constexpr std::size_t kSuper = formats::row(formats::FormatId::iq4_xs).block_elements;
+  constexpr std::size_t kBytes = formats::row(formats::FormatId::iq4_xs).block_bytes;
+  static_assert(kSuper == 8 * kBlock);
+  const Tables& tb = tables();
   const std::size_t nsb = n_per_row / kSuper, supers = rows * nsb;
   std::size_t s = 0;
   for (; s + 2 <= supers; s += 2) {  // two super-blocks: 16 blocks, one per lane
@@ -248,9 +263,9 @@ void iq4_xs_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_
       qw[k] = importance ? importance + sb % nsb * kSuper + static_cast<std::size_t>(k % 8) * kBlock : nullptr;
       sigma2[k] = sig[k / 8];
     }
-    store_f(scales, block_scales(xb, qw, vf_load(sigma2)));
-    iq4_xs_finish(x + s * kSuper, scales, dst + s * kBytes);
-    iq4_xs_finish(x + (s + 1) * kSuper, scales + 8, dst + (s + 1) * kBytes);
+    store_f(scales, block_scales(tb, xb, qw, vf_load(sigma2)));
+    iq4_xs_finish(tb, x + s * kSuper, scales, dst + s * kBytes);
+    iq4_xs_finish(tb, x + (s + 1) * kSuper, scales + 8, dst + (s + 1) * kBytes);
   }
   if (s < supers)
     quantize::quantize_iq4_xs(x + s * kSuper, dst + s * kBytes, 1, kSuper,
@@ -258,7 +273,7 @@ void iq4_xs_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_
 }
 
 using formats::FormatId;
-inline const QuantizeKernel kTable[] = {
+constexpr QuantizeKernel kTable[] = {
     {formats::row(FormatId::iq4_nl).index, &iq4_nl_rows},
     {formats::row(FormatId::iq4_xs).index, &iq4_xs_rows},
 };

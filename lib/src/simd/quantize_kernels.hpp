@@ -20,7 +20,7 @@ struct QuantizeKernel {
 
 // The families with quantizing kernels: each ISA defines <family>_quantizers() in
 // lib/src/simd/<isa>/quantize_<family>.cpp, and quantize_kernels() (quantize.cpp) joins them.
-#define ONNXQ_QUANTIZE_FAMILIES(X) X(legacy) X(kquant) X(iq4)
+#define ONNXQ_QUANTIZE_FAMILIES(X) X(legacy) X(kquant) X(iq4) X(lowbit) X(fp4)
 
 #define ONNXQ_DECLARE_QUANTIZE_FAMILY(family) std::span<const QuantizeKernel> family##_quantizers();
 #define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                  \

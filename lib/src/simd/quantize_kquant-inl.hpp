@@ -76,6 +76,7 @@ inline float sum_squares(const float* x, int n) {
 }  // namespace kq
 
 // ---------------------------------------------------------------- lane pieces
+// (beside the ISA's lane operations rather than in kq, so that their overloads meet)
 
 // Two vectors side by side: twice the lanes, and two independent dependency chains in every
 // search loop (the searches are long chains of sums; an ISA with registers to spare sets
@@ -88,26 +89,40 @@ template <class T>
 inline Two<T> two(T a, T b) {
   return {a, b};
 }
-#define ONNXQ_KQ_OP(op)                              \
-  template <class T>                                 \
-  inline auto operator op(Two<T> x, Two<T> y) {      \
-    return two(x.a op y.a, x.b op y.b);              \
+#define ONNXQ_KQ_OP(op)                         \
+  template <class T>                            \
+  inline auto operator op(Two<T> x, Two<T> y) { \
+    return two(x.a op y.a, x.b op y.b);         \
   }
-ONNXQ_KQ_OP(+) ONNXQ_KQ_OP(-) ONNXQ_KQ_OP(*) ONNXQ_KQ_OP(/) ONNXQ_KQ_OP(&) ONNXQ_KQ_OP(|)
+ONNXQ_KQ_OP(+)
+ONNXQ_KQ_OP(-)
+ONNXQ_KQ_OP(*)
+ONNXQ_KQ_OP(/)
+ONNXQ_KQ_OP(&)
+ONNXQ_KQ_OP(|)
 #undef ONNXQ_KQ_OP
-#define ONNXQ_KQ_FN1(fn)                   \
-  template <class T>                       \
-  inline auto fn(Two<T> x) {               \
-    return two(fn(x.a), fn(x.b));          \
+#define ONNXQ_KQ_FN1(fn)          \
+  template <class T>              \
+  inline auto fn(Two<T> x) {      \
+    return two(fn(x.a), fn(x.b)); \
   }
-ONNXQ_KQ_FN1(vf_sqrt) ONNXQ_KQ_FN1(vf_abs) ONNXQ_KQ_FN1(vf_neg) ONNXQ_KQ_FN1(as_i) ONNXQ_KQ_FN1(to_f)
+ONNXQ_KQ_FN1(vf_sqrt)
+ONNXQ_KQ_FN1(vf_abs)
+ONNXQ_KQ_FN1(vf_neg)
+ONNXQ_KQ_FN1(as_i)
+ONNXQ_KQ_FN1(to_f)
 #undef ONNXQ_KQ_FN1
-#define ONNXQ_KQ_FN2(fn)                         \
-  template <class T>                             \
-  inline auto fn(Two<T> x, Two<T> y) {           \
-    return two(fn(x.a, y.a), fn(x.b, y.b));      \
+#define ONNXQ_KQ_FN2(fn)                    \
+  template <class T>                        \
+  inline auto fn(Two<T> x, Two<T> y) {      \
+    return two(fn(x.a, y.a), fn(x.b, y.b)); \
   }
-ONNXQ_KQ_FN2(lt) ONNXQ_KQ_FN2(gt) ONNXQ_KQ_FN2(le) ONNXQ_KQ_FN2(eq) ONNXQ_KQ_FN2(ne) ONNXQ_KQ_FN2(vi_min)
+ONNXQ_KQ_FN2(lt)
+ONNXQ_KQ_FN2(gt)
+ONNXQ_KQ_FN2(le)
+ONNXQ_KQ_FN2(eq)
+ONNXQ_KQ_FN2(ne)
+ONNXQ_KQ_FN2(vi_min)
 ONNXQ_KQ_FN2(vi_max)
 #undef ONNXQ_KQ_FN2
 template <class M, class T>
@@ -122,6 +137,7 @@ inline bool any(Two<M> m) {
 // Lanes of a vector type (16 per VF / VI), broadcasts, loads and stores for VF, VI and Two of them.
 template <class V>
 constexpr int kWidth = sizeof(V) / 4;
+static_assert(kWidth<VF> == 16 && kWidth<VI> == 16 && kWidth<Two<VF>> == 32);
 template <class V>
 inline V splat(float v) {
   if constexpr (requires(V t) { t.a; }) {
@@ -183,11 +199,11 @@ inline void gather(const float* const* src, V* out) {
 template <int W>
 struct Lanes {
   alignas(64) float scale[W];
-  alignas(64) float the_min[W];     // asymmetric: -min
-  alignas(64) float rec_iscale[W];  // the scale the kept levels were rounded with
-  alignas(64) float rec_min[W];     // asymmetric: the min they were measured from
+  alignas(64) float the_min[W];      // asymmetric: -min
+  alignas(64) float rec_iscale[W];   // the scale the kept levels were rounded with
+  alignas(64) float rec_min[W];      // asymmetric: the min they were measured from
   alignas(64) std::int32_t zero[W];  // symmetric: an all-zero group (levels 0)
-  alignas(64) float sumw[W];        // importance paths: the sum of the lane's weights
+  alignas(64) float sumw[W];         // importance paths: the sum of the lane's weights
 };
 
 // make_qkx2_quants (kLeFlat false) / make_qkx3_quants (true) on N values per lane, nstep >= 1.
@@ -312,50 +328,68 @@ void qx_search(const V* x, const V* w, int nmax, Lanes<kWidth<V>>& out) {
   store(out.zero, sel(zero, splat_i<I>(1), splat_i<I>(0)));
 }
 
-// make_q3_quants with do_rmse on 16 values per lane: the coordinate descent runs per lane, until a
-// pass changes no lane. Levels are returned as stored (level + 4, or 0 for an all-zero group) in
-// L[i] (lane = group).
-template <class V, class I>
-inline void q3_search(const V* x, Lanes<kWidth<V>>& out, I* L) {
+// make_q3_quants with do_rmse on 16 values per lane, for C chunks of 16 lanes (x[c][i]: value i
+// of the chunk's searches): the coordinate descent runs per lane, a chunk until one of its passes
+// changes no lane (a lane whose pass changes nothing stays as it was, so the lanes of a chunk that
+// converged first need no mask). Chunks are separate so that each stops on its own, and
+// interleaved so that their chains overlap. Levels are returned as stored (level + 4, or 0 for an
+// all-zero group) in L[c][i].
+template <int C>
+void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
   constexpr int N = 16, nmax = 4;
-  V max, amax;
-  signed_absmax<N>(x, max, amax);
-  const auto zero = lt(amax, splat<V>(kGroupMaxEps));
-  const V iscale = splat<V>(static_cast<float>(-nmax)) / max;
-  V w[N], wx[N], fl[N];
-  V sumlx = splat<V>(0.f), suml2 = splat<V>(0.f);
-  for (int i = 0; i < N; ++i) {
-    w[i] = x[i] * x[i];
-    wx[i] = w[i] * x[i];
-    fl[i] = to_f(clamp_v(round_v(iscale * x[i]), -nmax, nmax - 1));
-    sumlx = sumlx + wx[i] * fl[i];
-    suml2 = suml2 + (w[i] * fl[i]) * fl[i];
-  }
-  // A pass that changes nothing leaves its lane as it was, so a lane that has converged changes
-  // nothing in the passes the other lanes still run: no mask is needed for it.
-  for (int itry = 0; itry < 5; ++itry) {
-    auto changed = lt(splat<V>(0.f), splat<V>(0.f));  // no lane
+  const VF zero_v = vf_set1(0.f);
+  VF w[C][N], wx[C][N], fl[C][N], sumlx[C], suml2[C];
+  VM zero[C];
+  for (int c = 0; c < C; ++c) {
+    VF max, amax;
+    signed_absmax<N>(x[c], max, amax);
+    zero[c] = lt(amax, vf_set1(kGroupMaxEps));
+    const VF iscale = vf_set1(static_cast<float>(-nmax)) / max;
+    sumlx[c] = suml2[c] = zero_v;
     for (int i = 0; i < N; ++i) {
-      const V li = fl[i];
-      const V slx0 = sumlx - wx[i] * li;
-      const V sl20 = suml2 - (w[i] * li) * li;
-      const V nl = to_f(clamp_v(round_v((x[i] * sl20) / slx0), -nmax, nmax - 1));
-      const V slx = slx0 + wx[i] * nl;
-      const V sl2 = sl20 + (w[i] * nl) * nl;
-      // Levels are small integers, so comparing them as floats is comparing the ints.
-      const auto take = gt(slx0, splat<V>(0.f)) & ne(nl, li) & gt(sl2, splat<V>(0.f)) &
-                        gt((slx * slx) * suml2, (sumlx * sumlx) * sl2);
-      fl[i] = sel(take, nl, fl[i]);
-      sumlx = sel(take, slx, sumlx);
-      suml2 = sel(take, sl2, suml2);
-      changed = changed | take;
+      w[c][i] = x[c][i] * x[c][i];
+      wx[c][i] = w[c][i] * x[c][i];
+      fl[c][i] = to_f(clamp_v(round_v(iscale * x[c][i]), -nmax, nmax - 1));
+      sumlx[c] = sumlx[c] + wx[c][i] * fl[c][i];
+      suml2[c] = suml2[c] + (w[c][i] * fl[c][i]) * fl[c][i];
     }
-    if (!any(changed)) break;
   }
-  // The levels are small integers held as floats: round_v gives them back exactly.
-  for (int i = 0; i < N; ++i) L[i] = sel(zero, splat_i<I>(0), round_v(fl[i]) + splat_i<I>(nmax));
-  store(out.scale, sel(zero, splat<V>(0.f), sel(gt(suml2, splat<V>(0.f)), sumlx / suml2, splat<V>(0.f))));
-  store(out.zero, sel(zero, splat_i<I>(1), splat_i<I>(0)));
+  bool live[C];
+  for (int c = 0; c < C; ++c) live[c] = true;
+  for (int itry = 0; itry < 5; ++itry) {
+    VM changed[C];
+    for (int c = 0; c < C; ++c) changed[c] = lt(zero_v, zero_v);  // no lane
+    for (int i = 0; i < N; ++i) {
+      for (int c = 0; c < C; ++c) {
+        if (!live[c]) continue;
+        const VF li = fl[c][i];
+        const VF slx0 = sumlx[c] - wx[c][i] * li;
+        const VF sl20 = suml2[c] - (w[c][i] * li) * li;
+        const VF nl = to_f(clamp_v(round_v((x[c][i] * sl20) / slx0), -nmax, nmax - 1));
+        const VF slx = slx0 + wx[c][i] * nl;
+        const VF sl2 = sl20 + (w[c][i] * nl) * nl;
+        // Levels are small integers, so comparing them as floats is comparing the ints.
+        const VM take =
+            gt(slx0, zero_v) & ne(nl, li) & gt(sl2, zero_v) & gt((slx * slx) * suml2[c], (sumlx[c] * sumlx[c]) * sl2);
+        fl[c][i] = sel(take, nl, li);
+        sumlx[c] = sel(take, slx, sumlx[c]);
+        suml2[c] = sel(take, sl2, suml2[c]);
+        changed[c] = changed[c] | take;
+      }
+    }
+    bool any_live = false;
+    for (int c = 0; c < C; ++c) {
+      live[c] = live[c] && any(changed[c]);
+      any_live = any_live || live[c];
+    }
+    if (!any_live) break;
+  }
+  for (int c = 0; c < C; ++c) {
+    // The levels are small integers held as floats: round_v gives them back exactly.
+    for (int i = 0; i < N; ++i) L[c][i] = sel(zero[c], vi_set1(0), round_v(fl[c][i]) + vi_set1(nmax));
+    const VF scale = sel(gt(suml2[c], zero_v), sumlx[c] / suml2[c], zero_v);
+    store_f(out.scale + 16 * c, sel(zero[c], zero_v, scale));
+  }
 }
 
 // ---------------------------------------------------------------- groups
@@ -578,8 +612,8 @@ struct K6 {
       const float d = d_all * static_cast<float>(static_cast<std::int8_t>(S[j]));
       const VF xv = vf_load(x0 + 16 * j);
       if (!(d != 0)) {
-        L[j] = r.zero[at + j] ? vi_set1(0)
-                              : clamp_v(round_v(vf_set1(r.rec_iscale[at + j]) * xv), -32, 31) + vi_set1(32);
+        L[j] =
+            r.zero[at + j] ? vi_set1(0) : clamp_v(round_v(vf_set1(r.rec_iscale[at + j]) * xv), -32, 31) + vi_set1(32);
       } else {
         L[j] = clamp_v(round_v(xv / vf_set1(d)), -32, 31) + vi_set1(32);
       }
@@ -695,23 +729,27 @@ struct K2 {
 
 // Lanes 16b + j: sub-block j (16 values) of block b.
 struct K3 {
-  // The coordinate descent is one long chain per lane: twice the search vectors to overlap them.
+  // Twice the search vectors: without importance the coordinate descent is one long chain per
+  // lane, run as one chunk of 16 lanes per block with the chunks interleaved.
   using V3 = Two<VS>;
   static constexpr int kW = kWidth<V3>;
   static constexpr int kBlocks = kW / 16;
   static constexpr std::size_t kBytes = sizeof(BlockQ3_K);
-  using IS = decltype(as_i(V3{}));
 
   static void group(const float* const* xb, std::uint8_t* const* db, const float* const* qb) {
-    V3 x[16], w[16];
-    gather_subblocks<16>(xb, x);
     Lanes<kW> r;
     alignas(64) std::int32_t levels[16 * kW];  // no importance: the search levels, [value i][lane]
     if (!qb[0]) {
-      IS Lt[16];
-      q3_search(x, r, Lt);
-      for (int i = 0; i < 16; ++i) store(levels + i * kW, Lt[i]);
+      VF x[kBlocks][16];  // chunk b: the 16 sub-blocks of block b
+      for (int b = 0; b < kBlocks; ++b) gather_subblocks<16>(xb + b, x[b]);
+      VI Lt[kBlocks][16];
+      q3_search<kBlocks>(x, r, Lt);
+      for (int b = 0; b < kBlocks; ++b) {
+        for (int i = 0; i < 16; ++i) vi_store(levels + i * kW + 16 * b, Lt[b][i]);
+      }
     } else {
+      V3 x[16], w[16];
+      gather_subblocks<16>(xb, x);
       sigma_weights<16>(xb, qb, 2, x, w, r);
       qx_search<16>(x, w, 4, r);
     }
@@ -775,8 +813,7 @@ struct K3 {
           for (int i = 0; i < 16; ++i) l[i] = levels[i * kW + at + j];
           L[j] = vi_load(l);
         } else {
-          L[j] = r.zero[at + j] ? vi_set1(0)
-                                : clamp_v(round_v(vf_set1(r.rec_iscale[at + j]) * xv), -4, 3) + vi_set1(4);
+          L[j] = r.zero[at + j] ? vi_set1(0) : clamp_v(round_v(vf_set1(r.rec_iscale[at + j]) * xv), -4, 3) + vi_set1(4);
         }
       } else {
         L[j] = clamp_v(round_v(xv / vf_set1(d)), -4, 3) + vi_set1(4);
@@ -886,12 +923,8 @@ constexpr QuantizeKernel entry(FormatId id) {
 std::span<const QuantizeKernel> kquant_quantizers() {
   using formats::FormatId;
   static constexpr QuantizeKernel kTable[] = {
-      kq::entry<kq::K4<15>>(FormatId::q4_k),
-      kq::entry<kq::K4<31>>(FormatId::q5_k),
-      kq::entry<kq::K6>(FormatId::q6_k),
-      kq::entry<kq::K2>(FormatId::q2_k),
-      kq::entry<kq::K3>(FormatId::q3_k),
-      kq::entry<kq::K8>(FormatId::q8_k),
+      kq::entry<kq::K4<15>>(FormatId::q4_k), kq::entry<kq::K4<31>>(FormatId::q5_k), kq::entry<kq::K6>(FormatId::q6_k),
+      kq::entry<kq::K2>(FormatId::q2_k),     kq::entry<kq::K3>(FormatId::q3_k),     kq::entry<kq::K8>(FormatId::q8_k),
   };
   return kTable;
 }

@@ -260,11 +260,13 @@ inline void symmetric_search(const Lanes& v, VF& scale_out, VF& iscale_out, VM& 
     amax = sel(bigger, ax, amax);
     max = sel(bigger, v.x[j], max);
   }
+  VF wx[kQk];  // w * x: the same product in every pass
+  for (int j = 0; j < kQk; ++j) wx[j] = v.w[j] * v.x[j];
   auto sums = [&](VF iscale, VF& sumlx, VF& suml2) {
     sumlx = suml2 = zero;
     for (int j = 0; j < kQk; ++j) {
       const VF fl = to_f(clamp(round_magic(iscale * v.x[j]), -kNmax, kNmax - 1));
-      sumlx = sumlx + (v.w[j] * v.x[j]) * fl;
+      sumlx = sumlx + wx[j] * fl;
       suml2 = suml2 + (v.w[j] * fl) * fl;
     }
   };
@@ -350,7 +352,7 @@ inline void affine_search(const Lanes& v, VF& scale_out, VF& min_out, VI* levels
 }
 
 // The importance paths: 16 blocks at a time (they may span rows; each lane takes its row's
-// variance and its column's importance), the last ones through the reference, a row at a time.
+// variance and its column's importance); the last ones through the reference, in whole rows.
 template <FormatId Id, int kBits, bool kAffine>
 void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                    const float* importance, QuantizeRowsFn reference) {
@@ -436,7 +438,7 @@ constexpr QuantizeKernel row() {
   return {formats::row(Id).index, &rows_of<Id, Group, kReference, kBits, kWeighted>};
 }
 
-inline const QuantizeKernel kTable[] = {
+constexpr QuantizeKernel kTable[] = {
     row<FormatId::q8_0, q8_group<FormatId::q8_0>, &quantize::quantize_q8_0, 8, 0>(),
     row<FormatId::q8_1, q8_group<FormatId::q8_1>, &quantize::quantize_q8_1, 8, 0>(),
     row<FormatId::q4_0, symmetric_group<FormatId::q4_0, 4>, &quantize::quantize_q4_0, 4, 1>(),

@@ -35,6 +35,11 @@ inline VI sel(VM m, VI a, VI b) {
   return {_mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b.lo), _mm256_castsi256_ps(a.lo), m.lo)),
           _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b.hi), _mm256_castsi256_ps(a.hi), m.hi))};
 }
+// table[idx] for indices in 0..7, table 8 floats in memory: one permute per ymm.
+inline VF lookup8f(const float* table, VI idx) {
+  const __m256 t = _mm256_loadu_ps(table);
+  return {_mm256_permutevar8x32_ps(t, idx.lo), _mm256_permutevar8x32_ps(t, idx.hi)};
+}
 // table[idx] for 16 indices in 0..15, table 16 floats in memory: both halves of the table
 // permuted, then the one that bit 3 of the index (moved to the sign bit) names.
 inline __m256 lookup8x2(__m256 t0, __m256 t1, __m256i idx) {

@@ -1,5 +1,9 @@
 // The avx512 build of the iq4 quantizers (compiled with this ISA's flags and -ffp-contract=off).
 // In this order: the ISA vector layer, the lane operations the family needs beyond it, the family.
+// GCC 12's AVX-512 headers trip -Wuninitialized too on _mm512_undefined_* once inlined here (GCC
+// bug 105593, as lib/CMakeLists.txt notes for -Wmaybe-uninitialized).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 #include "simd/vec_avx512.hpp"
 
 namespace onnxq::simd::avx512 {
@@ -24,6 +28,10 @@ inline VM ne(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_NEQ_UQ)}; }
 inline VM operator&(VM a, VM b) { return {static_cast<__mmask16>(a.m & b.m)}; }
 inline VF sel(VM m, VF a, VF b) { return {_mm512_mask_blend_ps(m.m, b.v, a.v)}; }
 inline VI sel(VM m, VI a, VI b) { return {_mm512_mask_blend_epi32(m.m, b.v, a.v)}; }
+// table[idx] for indices in 0..7, table 8 floats in memory.
+inline VF lookup8f(const float* table, VI idx) {
+  return {_mm512_permutexvar_ps(idx.v, _mm512_castps256_ps512(_mm256_loadu_ps(table)))};
+}
 // table[idx] for 16 indices in 0..15, table 16 floats in memory.
 inline VF lookup16f(const float* table, VI idx) { return {_mm512_permutexvar_ps(idx.v, _mm512_loadu_ps(table))}; }
 inline void vi_store(std::int32_t* p, VI v) { _mm512_storeu_si512(p, v.v); }

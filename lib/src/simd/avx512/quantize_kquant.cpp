@@ -20,8 +20,12 @@ inline VF vf_load(const float* p) { return {_mm512_loadu_ps(p)}; }
 inline void vi_store(std::int32_t* p, VI v) { _mm512_storeu_si512(p, v.v); }
 inline VF operator/(VF a, VF b) { return {_mm512_div_ps(a.v, b.v)}; }
 inline VF vf_sqrt(VF a) { return {_mm512_sqrt_ps(a.v)}; }
-inline VF vf_abs(VF a) { return {_mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a.v), _mm512_set1_epi32(0x7FFFFFFF)))}; }
-inline VF vf_neg(VF a) { return {_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a.v), _mm512_set1_epi32(INT32_MIN)))}; }
+inline VF vf_abs(VF a) {
+  return {_mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a.v), _mm512_set1_epi32(0x7FFFFFFF)))};
+}
+inline VF vf_neg(VF a) {
+  return {_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a.v), _mm512_set1_epi32(INT32_MIN)))};
+}
 inline VM lt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
 inline VM gt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ)}; }
 inline VM le(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ)}; }
@@ -41,7 +45,9 @@ inline VI shr(VI a, int k) { return {_mm512_srl_epi32(a.v, _mm_cvtsi32_si128(k))
 // The sum of the 16 lanes (integers: exact in any order).
 inline std::int32_t vi_hsum(VI v) { return _mm512_reduce_add_epi32(v.v); }
 // The low byte of each lane, 16 bytes to p.
-inline void store_u8(std::uint8_t* p, VI v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.v)); }
+inline void store_u8(std::uint8_t* p, VI v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.v));
+}
 
 }  // namespace
 }  // namespace onnxq::simd::avx512

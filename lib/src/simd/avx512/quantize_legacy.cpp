@@ -1,5 +1,9 @@
 // The avx512 build of the legacy quantizers (compiled with this ISA's flags and -ffp-contract=off).
 // In this order: the ISA vector layer, the lane operations the family needs beyond it, the family.
+// GCC 12's AVX-512 headers trip -Wuninitialized too on _mm512_undefined_* once inlined here (GCC
+// bug 105593, as lib/CMakeLists.txt notes for -Wmaybe-uninitialized).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 #include "simd/vec_avx512.hpp"
 
 namespace onnxq::simd::avx512 {

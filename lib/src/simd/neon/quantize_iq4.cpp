@@ -50,6 +50,14 @@ inline VF sel(VM m, VF a, VF b) {
 inline VI sel(VM m, VI a, VI b) {
   return map_i([&](int k) { return vbslq_s32(m.v[k], a.v[k], b.v[k]); });
 }
+// table[idx] for indices in 0..7, table 8 floats in memory: one tbl over its 32 bytes.
+inline VF lookup8f(const float* table, VI idx) {
+  const uint8x16x2_t t = vld1q_u8_x2(reinterpret_cast<const std::uint8_t*>(table));
+  return map_f([&](int k) {
+    const uint32x4_t bytes = vmlaq_n_u32(vdupq_n_u32(0x03020100u), vreinterpretq_u32_s32(idx.v[k]), 0x04040404u);
+    return vreinterpretq_f32_u8(vqtbl2q_u8(t, vreinterpretq_u8_u32(bytes)));
+  });
+}
 // table[idx] for 16 indices in 0..15, table 16 floats in memory: one tbl over its 64 bytes, the
 // byte indices 4 idx + 0..3.
 inline VF lookup16f(const float* table, VI idx) {

@@ -56,9 +56,7 @@ inline VM operator&(VM a, VM b) {
 inline VM operator|(VM a, VM b) {
   return map_m([&](int k) { return vorrq_u32(a.v[k], b.v[k]); });
 }
-inline bool any(VM a) {
-  return vmaxvq_u32(vorrq_u32(vorrq_u32(a.v[0], a.v[1]), vorrq_u32(a.v[2], a.v[3]))) != 0;
-}
+inline bool any(VM a) { return vmaxvq_u32(vorrq_u32(vorrq_u32(a.v[0], a.v[1]), vorrq_u32(a.v[2], a.v[3]))) != 0; }
 inline VF sel(VM m, VF a, VF b) {
   return map_f([&](int k) { return vbslq_f32(m.v[k], a.v[k], b.v[k]); });
 }
@@ -82,9 +80,7 @@ inline VI shl(VI a, int c) {
 }
 // Logical: the lanes shifted are never negative here, but keep it unsigned like the x86 paths.
 inline VI shr(VI a, int c) {
-  return map_i([&](int k) {
-    return vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(a.v[k]), vdupq_n_s32(-c)));
-  });
+  return map_i([&](int k) { return vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(a.v[k]), vdupq_n_s32(-c))); });
 }
 // The sum of the 16 lanes (integers: exact in any order).
 inline std::int32_t vi_hsum(VI v) {
@@ -92,8 +88,10 @@ inline std::int32_t vi_hsum(VI v) {
 }
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) {
-  const uint16x8_t lo = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[0])), vmovn_u32(vreinterpretq_u32_s32(v.v[1])));
-  const uint16x8_t hi = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[2])), vmovn_u32(vreinterpretq_u32_s32(v.v[3])));
+  const uint16x8_t lo =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[0])), vmovn_u32(vreinterpretq_u32_s32(v.v[1])));
+  const uint16x8_t hi =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[2])), vmovn_u32(vreinterpretq_u32_s32(v.v[3])));
   vst1q_u8(p, vcombine_u8(vmovn_u16(lo), vmovn_u16(hi)));
 }
 
