@@ -15,7 +15,8 @@
 // The codebook look-up (ggml's best_index_int8: the nearer of the two bracketing values by float
 // differences, the upper one on a tie) is, for every float x, the number of thresholds T_i <= x:
 // within [v_i, v_i+1) the test fl(x - v_i) < fl(v_i+1 - x) is true below some float and false from
-// it on (both sides are monotone in x), and T_i is that float, found once by running the same test.
+// it on (both sides are monotone in x), and T_i is that float, found once by running the same test
+// (for ggml's codebook each T_i comes out as the exact midpoint of its two values).
 // A 4-step bisection over the 15 sorted thresholds counts them; NaN (every scalar test false) gives 15.
 //
 // Lane operations expected besides the shared layer: VM, vf_load, operator/, vf_sqrt, vf_abs,

@@ -1,8 +1,4 @@
 // The avx2 build of the fp4 quantizers (compiled with this ISA's flags and -ffp-contract=off).
-#include "simd/quantize_kernels.hpp"
+#include "simd/vec_avx2.hpp"
 
-namespace onnxq::simd::avx2 {
-
-std::span<const QuantizeKernel> fp4_quantizers() { return {}; }
-
-}  // namespace onnxq::simd::avx2
+#include "simd/quantize_fp4-inl.hpp"

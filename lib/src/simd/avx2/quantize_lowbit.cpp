@@ -1,8 +1,4 @@
 // The avx2 build of the lowbit quantizers (compiled with this ISA's flags and -ffp-contract=off).
-#include "simd/quantize_kernels.hpp"
+#include "simd/vec_avx2.hpp"
 
-namespace onnxq::simd::avx2 {
-
-std::span<const QuantizeKernel> lowbit_quantizers() { return {}; }
-
-}  // namespace onnxq::simd::avx2
+#include "simd/quantize_lowbit-inl.hpp"
