@@ -13,7 +13,7 @@
 #include "onnxq/formats/format.hpp"
 #include "onnxq/io/mapped_file.hpp"
 #include "onnxq/npy/reader.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 

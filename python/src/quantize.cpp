@@ -7,7 +7,7 @@
 
 #include "arrays.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;

@@ -27,7 +27,7 @@
 
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 
 extern "C" {
 void quantize_row_q8_1_ref(const float* x, void* y, int64_t k);

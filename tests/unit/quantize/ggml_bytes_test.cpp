@@ -12,7 +12,7 @@
 #include "expected_npy.hpp"
 #include "ggml_compare.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 
 namespace onnxq {
 namespace {

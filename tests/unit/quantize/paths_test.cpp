@@ -11,7 +11,7 @@
 #include "isa_paths.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 
 namespace onnxq {
 namespace {

@@ -10,7 +10,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/half.hpp"
 #include "onnxq/formats/format.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 
 namespace onnxq {
 namespace {

@@ -1,7 +1,7 @@
-// The quantizing driver: checks a request, then hands runs of whole rows to the format's kernel
-// (quantize/kernels.hpp) on the library's threads. Rows are independent in every format (an
-// importance matrix weighs columns, the same for each row), so the bytes do not depend on the
-// thread count.
+// The quantizing driver, beside decode_blocks at the dispatch point: checks a request, then hands runs
+// of whole rows to the active path's kernel or the scalar reference (quantize/kernels.hpp) on the
+// library's threads. Rows are independent in every format (an importance matrix weighs columns, the
+// same for each row), so the bytes do not depend on the thread count.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/half.hpp"
 #include "onnxq/core/parallel.hpp"
-#include "onnxq/quantize/quantize.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 #include "quantize/kernels.hpp"
 
 namespace onnxq {
