@@ -15,13 +15,14 @@ void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernel
 
 // Adds every family table, the plain conversions and the Unpack set of the ISA namespace `isa`.
 #define ONNXQ_ADD_FAMILY(family) add_family(k, ns::family##_decoders());
+#define ONNXQ_ADD_QUANTIZERS(family) add_quantizers(k, ns::family##_quantizers());
 #define ONNXQ_ADD_ISA_KERNELS(isa)        \
   [](PathKernels& k) {                    \
     namespace ns = simd::isa;             \
     ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY) \
     k.plain = &ns::plain_converters();    \
     k.unpack = &ns::unpack_kernels();     \
-    add_quantizers(k, ns::quantize_kernels()); \
+    ONNXQ_QUANTIZE_FAMILIES(ONNXQ_ADD_QUANTIZERS) \
   }
 
 bool never(const CpuFeatures&) { return false; }
@@ -60,6 +61,7 @@ constexpr IsaRow kRows[] = {
 #undef ONNXQ_NEON_ROW
 #undef ONNXQ_ADD_ISA_KERNELS
 #undef ONNXQ_ADD_FAMILY
+#undef ONNXQ_ADD_QUANTIZERS
 
 constexpr bool rows_in_isa_order() {
   for (std::size_t k = 0; k < std::size(kRows); ++k)

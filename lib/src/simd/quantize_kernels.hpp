@@ -19,14 +19,13 @@ struct QuantizeKernel {
 };
 
 // The families with quantizing kernels: each ISA defines <family>_quantizers() in
-// lib/src/simd/<isa>/quantize_<family>.cpp, and quantize_kernels() (quantize.cpp) joins them.
+// lib/src/simd/<isa>/quantize_<family>.cpp; the ISA's row (decode/isa_registry.cpp) adds them all.
 #define ONNXQ_QUANTIZE_FAMILIES(X) X(legacy) X(kquant) X(iq4) X(lowbit) X(fp4)
 
 #define ONNXQ_DECLARE_QUANTIZE_FAMILY(family) std::span<const QuantizeKernel> family##_quantizers();
 #define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                  \
   namespace ns {                                          \
   ONNXQ_QUANTIZE_FAMILIES(ONNXQ_DECLARE_QUANTIZE_FAMILY) \
-  std::span<const QuantizeKernel> quantize_kernels();    \
   }
 ONNXQ_DECLARE_ISA_QUANTIZERS(avx2)
 ONNXQ_DECLARE_ISA_QUANTIZERS(avx512)
