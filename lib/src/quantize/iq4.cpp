@@ -18,6 +18,7 @@ namespace {
 
 using detail::store_half;
 using detail::store_u16;
+using detail::x86_nan;
 
 constexpr int kBlock = 32;
 constexpr int kTries = 7;          // trial scales (values[0] + t) / max for t = -7..7
@@ -65,7 +66,7 @@ inline float block_scale(const float* xb, const float* qw, float sigma2) {
   constexpr int kFits = 2 * kTries + 2;
   float w[kBlock];
   if (qw) {
-    for (int j = 0; j < kBlock; ++j) w[j] = qw[j] * std::sqrt(sigma2 + xb[j] * xb[j]);
+    for (int j = 0; j < kBlock; ++j) w[j] = x86_nan(qw[j] * std::sqrt(sigma2 + xb[j] * xb[j]), qw[j], sigma2, xb[j]);
   } else {
     for (int j = 0; j < kBlock; ++j) w[j] = xb[j] * xb[j];
   }
@@ -82,19 +83,22 @@ inline float block_scale(const float* xb, const float* qw, float sigma2) {
   float ids[kFits];
   ids[0] = 1.0f / (-max / v0);
   for (int t = -kTries; t <= kTries; ++t) ids[1 + kTries + t] = static_cast<float>(t + formats::kKvaluesIq4nl[0]) / max;
+  // Huge values overflow the weights and sums (0 * inf, inf - inf): a NaN made there is x86's
+  // (x86_nan), which the scale keeps. The later fits replace d only when their sums compare better,
+  // which NaN sums never do.
   float sumqx[kFits] = {}, sumq2[kFits] = {};
   for (int j = 0; j < kBlock; ++j) {
     for (int f = 0; f < kFits; ++f) {
       const float q = kCodebook.v[nearest_level(ids[f] * xb[j])];
-      sumqx[f] += w[j] * q * xb[j];
-      sumq2[f] += w[j] * q * q;
+      sumqx[f] = x86_nan(sumqx[f] + w[j] * q * xb[j], sumqx[f], w[j], xb[j]);
+      sumq2[f] = x86_nan(sumq2[f] + w[j] * q * q, sumq2[f], w[j]);
     }
   }
-  float d = sumq2[0] > 0.0f ? sumqx[0] / sumq2[0] : 0.0f;
+  float d = sumq2[0] > 0.0f ? x86_nan(sumqx[0] / sumq2[0], sumqx[0], sumq2[0]) : 0.0f;
   float best = d * sumqx[0];
   for (int f = 1; f < kFits; ++f) {
     if (sumq2[f] > 0.0f && sumqx[f] * sumqx[f] > best * sumq2[f]) {
-      d = sumqx[f] / sumq2[f];
+      d = x86_nan(sumqx[f] / sumq2[f], sumqx[f], sumq2[f]);  // inf / inf
       best = d * sumqx[f];
     }
   }

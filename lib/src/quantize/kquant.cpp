@@ -15,6 +15,7 @@
 #include "formats/block_layouts.hpp"
 #include "onnxq/core/half.hpp"
 #include "quantize/kernels.hpp"
+#include "quantize/rounding.hpp"
 #include "quantize/scale_search.hpp"
 
 namespace onnxq::quantize {
@@ -55,6 +56,18 @@ inline float store_half(std::uint8_t* b, float v) {
   const std::uint16_t h = to_half(v);
   put_half(b, h);
   return half_to_float(h);
+}
+
+// The importance paths' weight q * sqrt(sigma2 + x^2), and the sum of a sub-block's weights. Once
+// the sum of squares overflows, q = 0 gives 0 * inf: x86's NaN (see x86_nan), which make_qp_quants
+// and make_qx_quants carry into the stored d and dmin.
+inline float importance_weight(float q, float sigma2, float x) {
+  return detail::x86_nan(q * std::sqrt(sigma2 + x * x), q, sigma2, x);
+}
+inline float sum_weights(const float* w, int n) {
+  float s = 0;
+  for (int l = 0; l < n; ++l) s = detail::x86_nan(s + w[l], s, w[l]);  // inf - inf on negative importance
+  return s;
 }
 
 // Sum of squares of the 256 values of a super-block, in element order.
@@ -161,10 +174,8 @@ void q2_k_block(const float* x, std::uint8_t* b, const float* qw) {
     const float sigma2 = sum_squares(x, kQK) / static_cast<float>(kQK);
     for (int j = 0; j < 16; ++j) {
       const float* q = qw + 16 * j;
-      for (int l = 0; l < 16; ++l) weights[l] = q[l] * std::sqrt(sigma2 + x[16 * j + l] * x[16 * j + l]);
-      float sumw = 0;
-      for (int l = 0; l < 16; ++l) sumw += weights[l];
-      sw[j] = sumw;
+      for (int l = 0; l < 16; ++l) weights[l] = importance_weight(q[l], sigma2, x[16 * j + l]);
+      sw[j] = sum_weights(weights, 16);
       scales[j] = make_qkx3_quants(16, 3, x + 16 * j, weights, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
     const float dm = make_qp_quants(16, 15, scales, Ls, sw);
@@ -234,10 +245,8 @@ void q3_k_block(const float* x, std::uint8_t* b, const float* qw) {
     const float sigma2 = (2 * sum_squares(x, kQK)) / static_cast<float>(kQK);
     for (int j = 0; j < 16; ++j) {
       const float* q = qw + 16 * j;
-      for (int l = 0; l < 16; ++l) weight[l] = q[l] * std::sqrt(sigma2 + x[16 * j + l] * x[16 * j + l]);
-      float sumw = 0;
-      for (int l = 0; l < 16; ++l) sumw += weight[l];
-      sw[j] = sumw;
+      for (int l = 0; l < 16; ++l) weight[l] = importance_weight(q[l], sigma2, x[16 * j + l]);
+      sw[j] = sum_weights(weight, 16);
       scales[j] = make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, weight);
     }
     const float d_block = make_qx_quants(16, 32, scales, Ls, 1, sw);
@@ -318,10 +327,8 @@ void k4_scales(const float* x, std::uint8_t* b, const float* qw, std::uint8_t* L
     const float sigma2 = (2 * sum_squares(x, kQK)) / static_cast<float>(kQK);
     for (int j = 0; j < 8; ++j) {
       const float* q = qw + 32 * j;
-      for (int l = 0; l < 32; ++l) weights[l] = q[l] * std::sqrt(sigma2 + x[32 * j + l] * x[32 * j + l]);
-      float sumw = 0;
-      for (int l = 0; l < 32; ++l) sumw += weights[l];
-      sw[j] = sumw;
+      for (int l = 0; l < 32; ++l) weights[l] = importance_weight(q[l], sigma2, x[32 * j + l]);
+      sw[j] = sum_weights(weights, 32);
       scales[j] = make_qkx3_quants(32, kNmax, x + 32 * j, weights, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
     const float d_block = make_qp_quants(8, 63, scales, ls, sw);

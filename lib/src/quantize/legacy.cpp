@@ -22,6 +22,7 @@ namespace {
 using detail::round_away_i32;
 using detail::store_half;
 using detail::store_u32;
+using detail::x86_nan;
 using detail::x86_trunc_u8;
 
 constexpr std::size_t kQk = 32;
@@ -200,8 +201,11 @@ inline float row_sigma2(const float* x, std::size_t n) {
   return sum_x2 / static_cast<float>(static_cast<std::int64_t>(n));
 }
 
+// 0 * inf where the row's sum of squares overflowed: x86's NaN (x86_nan), which the scale search's
+// sums carry to the stored scale.
 inline void block_weights(const float* x, const float* importance, float sigma2, float* w) {
-  for (std::size_t j = 0; j < kQk; ++j) w[j] = importance[j] * std::sqrt(sigma2 + x[j] * x[j]);
+  for (std::size_t j = 0; j < kQk; ++j)
+    w[j] = x86_nan(importance[j] * std::sqrt(sigma2 + x[j] * x[j]), importance[j], sigma2, x[j]);
 }
 
 // Importance path of q4_0 (nmax 8) and q5_0 (nmax 16): levels in [0, 2 nmax).

@@ -55,6 +55,30 @@ inline std::uint16_t ggml_half(float v) {
   return float_to_half(v);
 }
 
+// The NaN an x86 CPU makes where an operation on non-NaN operands has no value (inf - inf,
+// 0 * inf, inf / inf, 0 / 0) is SSE's "default NaN" 0xFFC00000, whose sign ggml_half keeps (0xFE00);
+// AArch64 makes 0x7FC00000 (written 0x7E00). x86_nan(r, operands...) takes the result r of an
+// expression whose inputs are `operands` (all else in it constant and not NaN) and gives the NaN x86
+// gives: a NaN made inside the expression becomes 0xFFC00000, a NaN coming from an operand keeps its
+// bits (both CPUs pass an operand's NaN on unchanged, quieted if signaling). A NaN made on AArch64 is
+// always exactly 0x7FC00000, and no operand NaN turns into that pattern unless it was it, so r is a
+// made NaN when it is 0x7FC00000 and no operand is. Testing the pattern rather than "no operand is
+// NaN" matters: where a made NaN meets an operand's NaN (sum + w * 0 with sum already NaN), the
+// compiler may order the addition either way and the result may be the made one. (On x86 the NaNs
+// the quantizers make are all 0xFFC00000, so which one such an addition returns does not show.)
+// Applied only where such a NaN can reach a stored value: comparisons, fabs and the float-to-int
+// steps ignore the sign. On x86 it is r itself, at no cost.
+template <class... F>
+inline float x86_nan([[maybe_unused]] float r, [[maybe_unused]] F... operands) {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+  return r;
+#else
+  constexpr std::uint32_t kMade = 0x7FC00000u;
+  const auto bits = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+  return bits(r) == kMade && ((bits(operands) != kMade) && ...) ? std::bit_cast<float>(0xFFC00000u) : r;
+#endif
+}
+
 inline void store_u16(std::uint8_t* p, std::uint32_t v) {
   p[0] = static_cast<std::uint8_t>(v);
   p[1] = static_cast<std::uint8_t>(v >> 8);

@@ -10,7 +10,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "quantize/rounding.hpp"
+
 namespace onnxq::quantize {
+
+using detail::x86_nan;
 
 namespace {
 
@@ -168,6 +172,9 @@ float make_qx_quants(int n, int nmax, const float* x, std::int8_t* levels, int r
     for (int i = 0; i < n; ++i) wbuf[i] = qx_weight(nullptr, rmse_type, x[i], i);
     wts = wbuf;
   }
+  // Huge values overflow these sums (inf - inf, inf * 0 level): a NaN made here is x86's (see
+  // x86_nan), and the scale below keeps it. The trial fits further down replace the scale only when
+  // their sums compare better, which NaN sums never do, so their NaNs' signs never show.
   float sumlx = 0;
   float suml2 = 0;
   for (int i = 0; i < n; ++i) {
@@ -175,11 +182,11 @@ float make_qx_quants(int n, int nmax, const float* x, std::int8_t* levels, int r
     levels[i] = static_cast<std::int8_t>(l + nmax);
     const float w = qx_weight(wts, rmse_type, x[i], i);
     const float fl = static_cast<float>(l);
-    sumlx += (w * x[i]) * fl;
-    suml2 += (w * fl) * fl;
+    sumlx = x86_nan(sumlx + (w * x[i]) * fl, sumlx, w, x[i]);
+    suml2 = x86_nan(suml2 + (w * fl) * fl, suml2, w);
   }
-  float scale = suml2 != 0 ? sumlx / suml2 : 0.0f;
-  if (return_early) return suml2 > 0 ? 0.5f * (scale + 1 / iscale) : 1 / iscale;
+  float scale = suml2 != 0 ? x86_nan(sumlx / suml2, sumlx, suml2) : 0.0f;
+  if (return_early) return suml2 > 0 ? x86_nan(0.5f * (scale + 1 / iscale), scale, iscale) : 1 / iscale;
   float best = scale * sumlx;
   // Try nearby scales and keep the one with the best weighted least-squares fit.
   for (int is = -9; is <= 9; ++is) {
@@ -197,7 +204,7 @@ float make_qx_quants(int n, int nmax, const float* x, std::int8_t* levels, int r
       for (int i = 0; i < n; ++i) {
         levels[i] = static_cast<std::int8_t>(nmax + clamp_int(round_magic(iscale * x[i]), -nmax, nmax - 1));
       }
-      scale = sumlx / suml2;
+      scale = x86_nan(sumlx / suml2, sumlx, suml2);  // inf / inf
       best = scale * sumlx;
     }
   }
@@ -309,11 +316,12 @@ float make_qp_quants(int n, int nmax, const float* x, std::uint8_t* levels, cons
     int l = round_magic(iscale * x[i]);
     l = nmax < l ? nmax : l;
     levels[i] = static_cast<std::uint8_t>(l);
-    // The sums use the int level, not the (possibly wrapped) byte.
+    // The sums use the int level, not the (possibly wrapped) byte. A NaN made in them is x86's
+    // (x86_nan); the refinement below only takes NaN-free sums.
     const float w = quant_weights[i];
     const float fl = static_cast<float>(l);
-    sumlx += (w * x[i]) * fl;
-    suml2 += (w * fl) * fl;
+    sumlx = x86_nan(sumlx + (w * x[i]) * fl, sumlx, w, x[i]);
+    suml2 = x86_nan(suml2 + (w * fl) * fl, suml2, w);
   }
   for (int itry = 0; itry < 5; ++itry) {
     int n_changed = 0;
@@ -340,7 +348,7 @@ float make_qp_quants(int n, int nmax, const float* x, std::uint8_t* levels, cons
     }
     if (!n_changed) break;
   }
-  return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
+  return suml2 > 0.0f ? x86_nan(sumlx / suml2, sumlx, suml2) : 0.0f;
 }
 
 }  // namespace onnxq::quantize

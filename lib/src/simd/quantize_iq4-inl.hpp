@@ -26,6 +26,7 @@
 #error "include simd/vec_<isa>.hpp first"
 #endif
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -104,6 +105,22 @@ inline void transpose(const float* const* src, VF* out) {
   for (int j = 0; j < kBlock; ++j) out[j] = vf_load(t + j * kLanes);
 }
 
+// quantize/rounding.hpp's x86_nan lane by lane: a lane of r that is 0x7FC00000 (the NaN AArch64
+// makes) where no operand's lane is becomes x86's 0xFFC00000. Bits are compared as the float of
+// their difference (0 only when equal). Nothing on x86, where the CPU makes x86's NaN itself.
+template <class... T>
+inline VF x86_nan(VF r, [[maybe_unused]] T... operands) {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+  return r;
+#else
+  const auto made = [](auto v) { return to_f(as_i(v) - as_i(vf_set1(std::bit_cast<float>(0x7FC00000u)))); };
+  const VF zero = vf_set1(0.0f);
+  VF out = sel(ne(made(r), zero), r, vf_set1(std::bit_cast<float>(0xFFC00000u)));
+  ((out = sel(ne(made(operands), zero), out, r)), ...);
+  return out;
+#endif
+}
+
 // The scales of 16 blocks (iq4.cpp's block_scale, lane k = block k). qw[k] null for every lane or
 // none; sigma2 is each lane's row variance (used only with importance).
 inline VF block_scales(const Tables& tb, const float* const* xb, const float* const* qw, VF sigma2) {
@@ -111,7 +128,7 @@ inline VF block_scales(const Tables& tb, const float* const* xb, const float* co
   transpose(xb, x);
   if (qw[0]) {
     transpose(qw, w);
-    for (int j = 0; j < kBlock; ++j) w[j] = w[j] * vf_sqrt(sigma2 + x[j] * x[j]);
+    for (int j = 0; j < kBlock; ++j) w[j] = x86_nan(w[j] * vf_sqrt(sigma2 + x[j] * x[j]), w[j], sigma2, x[j]);
   } else {
     for (int j = 0; j < kBlock; ++j) w[j] = x[j] * x[j];
   }
@@ -134,16 +151,17 @@ inline VF block_scales(const Tables& tb, const float* const* xb, const float* co
       // No NaN here but in all-zero lanes, whose result is dropped: |ids * x| <= 134 elsewhere.
       const VF q = lookup16f(tb.v, nearest_index_ordered(tb, ids[f] * x[j]));
       const VF wq = w[j] * q;
-      sumqx[f] = sumqx[f] + wq * x[j];
-      sumq2[f] = sumq2[f] + wq * q;
+      // Overflowed weights and sums (0 * inf, inf - inf): x86's NaN, as in iq4.cpp.
+      sumqx[f] = x86_nan(sumqx[f] + wq * x[j], sumqx[f], w[j], x[j]);
+      sumq2[f] = x86_nan(sumq2[f] + wq * q, sumq2[f], w[j]);
     }
   }
   const VF zero = vf_set1(0.0f);
-  VF d = sel(gt(sumq2[0], zero), sumqx[0] / sumq2[0], zero);
+  VF d = sel(gt(sumq2[0], zero), x86_nan(sumqx[0] / sumq2[0], sumqx[0], sumq2[0]), zero);
   VF best = d * sumqx[0];
   for (int f = 1; f < kFits; ++f) {
     const VM better = gt(sumq2[f], zero) & gt(sumqx[f] * sumqx[f], best * sumq2[f]);
-    d = sel(better, sumqx[f] / sumq2[f], d);
+    d = sel(better, x86_nan(sumqx[f] / sumq2[f], sumqx[f], sumq2[f]), d);
     best = sel(better, d * sumqx[f], best);
   }
   return sel(lt(amax, vf_set1(kAllZero)), zero, d);

@@ -23,6 +23,7 @@
 #error "include simd/vec_<isa>.hpp first"
 #endif
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -274,6 +275,22 @@ void asym_search(const V* x, const V* w, int nmax, float rmin, float rdelta, int
   store(out.rec_min, sel(flat, splat<V>(0.f), rec_min));
 }
 
+// quantize/rounding.hpp's x86_nan lane by lane: a lane of r that is 0x7FC00000 (the NaN AArch64
+// makes) where no operand's lane is becomes x86's 0xFFC00000. Bits are compared as the float of
+// their difference (0 only when equal). Nothing on x86, where the CPU makes x86's NaN itself.
+template <class V, class... T>
+inline V x86_nan(V r, [[maybe_unused]] T... operands) {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+  return r;
+#else
+  const auto made = [](auto v) { return to_f(as_i(v) - as_i(splat<V>(std::bit_cast<float>(0x7FC00000u)))); };
+  const V zero = splat<V>(0.0f);
+  V out = sel(ne(made(r), zero), r, splat<V>(std::bit_cast<float>(0xFFC00000u)));
+  ((out = sel(ne(made(operands), zero), out, r)), ...);
+  return out;
+#endif
+}
+
 // The maximum magnitude per lane and the value that has it (the first one on ties).
 template <int N, class V>
 inline void signed_absmax(const V* x, V& max, V& amax) {
@@ -302,14 +319,16 @@ void qx_search(const V* x, const V* w, int nmax, Lanes<kWidth<V>>& out) {
     suml2 = splat<V>(0.f);
     for (int i = 0; i < N; ++i) {
       const V fl = to_f(clamp_v(round_v(iscale * x[i]), -nmax, nmax - 1));
-      sumlx = sumlx + wx[i] * fl;
-      suml2 = suml2 + (w[i] * fl) * fl;
+      // Overflowed sums (inf - inf, inf * 0): x86's NaN, as in scale_search.cpp (q3_k's block
+      // scale search takes these scales, NaN sign included, as its values).
+      sumlx = x86_nan(sumlx + wx[i] * fl, sumlx, w[i], x[i]);
+      suml2 = x86_nan(suml2 + (w[i] * fl) * fl, suml2, w[i]);
     }
   };
   V iscale = splat<V>(static_cast<float>(-nmax)) / max;
   V sumlx, suml2;
   fit(iscale, sumlx, suml2);
-  V scale = sel(ne(suml2, splat<V>(0.f)), sumlx / suml2, splat<V>(0.f));
+  V scale = sel(ne(suml2, splat<V>(0.f)), x86_nan(sumlx / suml2, sumlx, suml2), splat<V>(0.f));
   V best = scale * sumlx;
   V rec_iscale = iscale;
   const float fnmax = static_cast<float>(nmax);
@@ -319,7 +338,7 @@ void qx_search(const V* x, const V* w, int nmax, Lanes<kWidth<V>>& out) {
     fit(iscale, sumlx, suml2);
     const auto better = gt(suml2, splat<V>(0.f)) & gt(sumlx * sumlx, best * suml2);
     if (!any(better)) continue;
-    scale = sel(better, sumlx / suml2, scale);
+    scale = sel(better, x86_nan(sumlx / suml2, sumlx, suml2), scale);
     best = sel(better, scale * sumlx, best);
     rec_iscale = sel(better, iscale, rec_iscale);
   }
@@ -423,8 +442,9 @@ inline void sigma_weights(const float* const* xb, const float* const* qb, float 
   gather_subblocks<N>(qb, w);
   V sumw = splat<V>(0.f);
   for (int i = 0; i < N; ++i) {
-    w[i] = w[i] * vf_sqrt(sigma2 + x[i] * x[i]);
-    sumw = sumw + w[i];
+    // 0 * inf once the sum of squares overflows: x86's NaN, as in kquant.cpp.
+    w[i] = x86_nan(w[i] * vf_sqrt(sigma2 + x[i] * x[i]), w[i], sigma2, x[i]);
+    sumw = x86_nan(sumw + w[i], sumw, w[i]);
   }
   store(r.sumw, sumw);
 }

@@ -56,6 +56,22 @@ inline VI ggml_half16(VF v) {
   return sel(ne(v, v), nan | vi_set1(0x7E00), half_bits(v));
 }
 
+// quantize/rounding.hpp's x86_nan lane by lane: a lane of r that is 0x7FC00000 (the NaN AArch64
+// makes) where no operand's lane is becomes x86's 0xFFC00000. Bits are compared as the float of
+// their difference (0 only when equal). Nothing on x86, where the CPU makes x86's NaN itself.
+template <class... T>
+inline VF x86_nan(VF r, [[maybe_unused]] T... operands) {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+  return r;
+#else
+  const auto made = [](auto v) { return to_f(as_i(v) - as_i(vf_set1(std::bit_cast<float>(0x7FC00000u)))); };
+  const VF zero = vf_set1(0.0f);
+  VF out = sel(ne(made(r), zero), r, vf_set1(std::bit_cast<float>(0xFFC00000u)));
+  ((out = sel(ne(made(operands), zero), out, r)), ...);
+  return out;
+#endif
+}
+
 // Writes the 16 halves of h to p, p + stride, ... (a field of 16 consecutive blocks).
 inline void scatter_u16(std::uint8_t* p, std::size_t stride, VI h) {
   alignas(64) std::int32_t t[kGroup];
@@ -243,7 +259,8 @@ inline void load_lanes(const float* const* xb, const float* const* qw, const flo
   const VF s2 = vf_load(sigma2);
   for (int j = 0; j < kQk; ++j) {
     v.x[j] = vf_load(t[0] + j * kGroup);
-    v.w[j] = vf_load(t[1] + j * kGroup) * vf_sqrt(s2 + v.x[j] * v.x[j]);
+    const VF q = vf_load(t[1] + j * kGroup);
+    v.w[j] = x86_nan(q * vf_sqrt(s2 + v.x[j] * v.x[j]), q, s2, v.x[j]);  // 0 * inf: x86's NaN
   }
 }
 
@@ -266,20 +283,21 @@ inline void symmetric_search(const Lanes& v, VF& scale_out, VF& iscale_out, VM& 
     sumlx = suml2 = zero;
     for (int j = 0; j < kQk; ++j) {
       const VF fl = to_f(clamp(round_magic(iscale * v.x[j]), -kNmax, kNmax - 1));
-      sumlx = sumlx + wx[j] * fl;
-      suml2 = suml2 + (v.w[j] * fl) * fl;
+      // Overflowed sums (inf - inf, inf * 0): x86's NaN, as in scale_search.cpp.
+      sumlx = x86_nan(sumlx + wx[j] * fl, sumlx, v.w[j], v.x[j]);
+      suml2 = x86_nan(suml2 + (v.w[j] * fl) * fl, suml2, v.w[j]);
     }
   };
   VF iscale = vf_set1(static_cast<float>(-kNmax)) / max, sumlx, suml2;
   sums(iscale, sumlx, suml2);
-  VF scale = sel(ne(suml2, zero), sumlx / suml2, zero);
+  VF scale = sel(ne(suml2, zero), x86_nan(sumlx / suml2, sumlx, suml2), zero);
   VF best = scale * sumlx;
   for (int is = -9; is <= 9; ++is) {
     if (is == 0) continue;
     const VF trial = vf_set1(-(static_cast<float>(kNmax) + 0.1f * static_cast<float>(is))) / max;
     sums(trial, sumlx, suml2);
     const VM better = gt(suml2, zero) & gt(sumlx * sumlx, best * suml2);
-    scale = sel(better, sumlx / suml2, scale);
+    scale = sel(better, x86_nan(sumlx / suml2, sumlx, suml2), scale);
     best = sel(better, scale * sumlx, best);
     iscale = sel(better, trial, iscale);
   }

@@ -34,13 +34,22 @@ namespace lbq {
 
 #if defined(__AVX512F__)
 using M = __mmask16;
+// GCC 12 expands the unmasked forms of several AVX-512 intrinsics with an undefined source and warns
+// (bug 105593) where they inline here: the masked forms with every lane selected avoid it.
+inline __m512i max32(__m512i a, __m512i b) { return _mm512_mask_max_epi32(a, 0xFFFF, a, b); }
 inline VF ld(const float* p) { return {_mm512_loadu_ps(p)}; }
 inline VI bits(VF a) { return {_mm512_castps_si512(a.v)}; }
 inline VF from_bits(VI a) { return {_mm512_castsi512_ps(a.v)}; }
 inline VF fabs_(VF a) { return from_bits({_mm512_and_si512(bits(a).v, _mm512_set1_epi32(0x7FFFFFFF))}); }
-inline VI imax(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
+inline VI imax(VI a, VI b) { return {max32(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {_mm512_min_epi32(a.v, b.v)}; }
-inline std::int32_t hmax(VI a) { return _mm512_reduce_max_epi32(a.v); }
+inline std::int32_t hmax(VI a) {
+  __m512i m = max32(a.v, _mm512_mask_shuffle_i64x2(a.v, 0xFF, a.v, a.v, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = max32(m, _mm512_mask_shuffle_i64x2(m, 0xFF, m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  __m128i q = _mm512_maskz_extracti32x4_epi32(0xF, m, 0);
+  q = _mm_max_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 0, 3, 2)));
+  return _mm_cvtsi128_si32(_mm_max_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1))));
+}
 inline VI ior(VI a, VI b) { return {_mm512_or_si512(a.v, b.v)}; }
 inline VI cvtt(VF a) { return {_mm512_cvttps_epi32(a.v)}; }
 inline M flt(VF a, VF b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ); }
@@ -231,8 +240,8 @@ inline void tq1_0_block(const float* x, std::uint8_t* b) {
 }
 
 // q1_0: bits from ordered x >= 0 compares; the scale is the mean magnitude, a sum in scalar order.
-// kGroup blocks accumulate side by side (independent chains; each in its own order).
-constexpr int kQ1Group = 8;
+// kQ1Group blocks accumulate side by side (independent chains, each in its own order; 4 measured best).
+constexpr int kQ1Group = 4;
 inline void q1_0_group(const float* x, std::uint8_t* b) {
   float sum[kQ1Group] = {};
   for (int j = 0; j < 128; ++j)
