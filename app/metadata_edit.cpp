@@ -267,7 +267,7 @@ std::vector<MetadataChange> apply_edits(GgufMetadata& md, const MetadataEdits& e
   for (const std::string& text : edits.rename) {
     const auto [from, to] = split_assignment("--rename", text);
     if (!md.find(from)) invalid_argument("--rename " + text + ": no metadata key '" + from + "'");
-    if (to.empty() || md.find(to)) invalid_argument("--rename " + text + ": the key '" + to + "' exists already");
+    if (md.find(to)) invalid_argument("--rename " + text + ": the key '" + to + "' exists already");
     md.rename(from, to);
     changes.push_back({MetadataChange::Rename, from, to});
   }

@@ -67,6 +67,15 @@ def test_errors(tmp_path):
         onnxq.edit(ZOO, out, remove=["no.such.key"])
     with pytest.raises(ValueError, match="one of the input files"):
         onnxq.edit(ZOO, ZOO, set={"general.name": "x"})
+    # What the reader would refuse, the writer refuses, naming the key.
+    with pytest.raises(ValueError, match=r"^metadata key \d+ is empty, expected at least 1 byte$"):
+        onnxq.edit(ZOO, out, rename={"general.name": ""})
+    with pytest.raises(ValueError, match="^metadata key 'k+'... is 65536 bytes long"):
+        onnxq.edit(ZOO, out, set={"k" * 65536: "x"})
+    with pytest.raises(ValueError, match="^general.alignment has type i32, expected u32$"):
+        onnxq.edit(ZOO, out, set={"general.alignment": 48})
+    with pytest.raises(ValueError, match="already exists"):
+        onnxq.edit(ZOO, out, rename={"general.name": "general.architecture"})
     with pytest.raises(ValueError, match="'big', 'little' or 'native'"):
         onnxq.convert_endian(ZOO, out, to="middle")
     with pytest.raises(FileNotFoundError):
