@@ -32,8 +32,8 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
 
 // The same over any BlockSource (a GGUF tensor, packed bytes in memory): the source hands out
 // each chunk (onnxq/core/parallel.hpp's kChunkElements) into a scratch buffer per thread where
-// it is not a view, so memory stays bounded; after each chunk the mapping guard is checked
-// (onnxq/io/mapping_guard.hpp). Throws Error(InvalidArgument) for a range outside the source.
+// it is not a view, so memory stays bounded; after each chunk the source is checked
+// (BlockSource::check). Throws Error(InvalidArgument) for a range outside the source.
 void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint64_t block_count, DType out_dtype,
                    void* dst, int threads = 0);
 
