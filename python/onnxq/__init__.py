@@ -18,6 +18,7 @@ Errors: onnxq.InvalidInputError (a ValueError) for input that breaks a rule, OSE
 (FileNotFoundError ...) for I/O, ValueError/TypeError for a wrong argument.
 """
 
+import collections.abc as _collections_abc
 from typing import List, NamedTuple, Optional
 
 from ._onnxq import (
@@ -118,3 +119,12 @@ for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_end
               "unsqueeze"):
     globals()[_name].__module__ = __name__
 del _name
+
+# Model is a collections.abc.Mapping of tensor names to Tensors: the binding gives __getitem__
+# (a dict lookup), __iter__, __len__, __contains__ and keys() (a list, in file order); the rest of
+# the protocol is Mapping's own.
+# (Equality stays identity, so a Model stays hashable.)
+for _name in ("get", "items", "values"):
+    setattr(Model, _name, getattr(_collections_abc.Mapping, _name))
+del _name
+_collections_abc.Mapping.register(Model)

@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, ItemsView, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union, ValuesView
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +57,7 @@ class Tensor(TensorInfo):
         the end of a file that shrinks meanwhile read as zeros). For a type onnxq does not know, one
         flat array of the bytes its layout leaves it (padding included)."""
 
-class Model:
+class Model(Mapping[str, Tensor]):
     """A GGUF model opened by onnxq.open(): a mapping of tensor names to Tensors."""
 
     @property
@@ -77,6 +77,9 @@ class Model:
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[str]: ...
     def keys(self) -> List[str]: ...
+    def get(self, name: str, default: Optional[Tensor] = None) -> Optional[Tensor]: ...
+    def items(self) -> ItemsView[str, Tensor]: ...
+    def values(self) -> ValuesView[Tensor]: ...
     def close(self) -> None:
         """Releases the model's files; arrays already returned stay valid."""
     def __enter__(self) -> "Model": ...
