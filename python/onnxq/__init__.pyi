@@ -113,7 +113,9 @@ def open(path: PathSpec, shards: str = "all") -> Model:
 
 def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]] = None,
          remove: Sequence[str] = (), rename: Optional[Dict[str, str]] = None,
-         chat_template: Optional[str] = None) -> None:
+         chat_template: Optional[str] = None, set_json: Optional[Dict[str, str]] = None,
+         special_tokens: Optional[Dict[str, Union[str, int]]] = None,
+         chat_template_file: Optional[PathSpec] = None) -> None:
     """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte."""
 
 def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:

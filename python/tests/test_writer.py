@@ -4,6 +4,7 @@ tensors byte for byte, errors as Python exceptions."""
 import shutil
 import struct
 
+import numpy as np
 import pytest
 
 import gguf_tool
@@ -39,6 +40,28 @@ def test_edit_sets_removes_renames_and_keeps_tensors(tmp_path):
     assert md["tokenizer.chat_template"] == (8, struct.pack("<Q", 7) + b"{{ x }}")
     assert "test.int16" not in md and "test.int8" not in md and "other.int8" in md
     assert tensors(out) == tensors(ZOO)
+
+
+def test_edit_takes_what_onnxq_edit_takes(tmp_path):
+    """Globs, JSON values, special tokens and a chat template file, as `onnxq edit` takes them."""
+    template = tmp_path / "template.txt"
+    template.write_text("tmpl {{ x }}\n")
+    out = tmp_path / "out.gguf"
+    onnxq.edit(ZOO, out, remove=["test.array_u*"], set_json={"test.array_int32": "[5, -6]", "added.f32s": "f32:[1.5, 2]"},
+               chat_template_file=template)
+    with onnxq.open(out) as m:
+        md = m.metadata
+        assert not any(k.startswith("test.array_u") for k in md)
+        assert md["test.array_int32"].tolist() == [5, -6] and md["test.array_int32"].dtype == np.int32
+        assert md["added.f32s"].tolist() == [1.5, 2.0] and md["added.f32s"].dtype == np.float32
+        assert md["tokenizer.chat_template"] == "tmpl {{ x }}\n"
+    with pytest.raises(ValueError, match="^set_json added: the array mixes str and bool elements"):
+        onnxq.edit(ZOO, out, set_json={"added": '["a", true]'})
+    with pytest.raises(ValueError, match="^special_tokens bos: the file has no tokenizer.ggml.tokens"):
+        onnxq.edit(ZOO, out, special_tokens={"bos": "<s>"})
+    onnxq.edit(ZOO, out, special_tokens={"bos": 3})
+    with onnxq.open(out) as m:
+        assert m.metadata["tokenizer.ggml.bos_token_id"] == 3
 
 
 def test_edit_in_place(tmp_path):

@@ -116,6 +116,20 @@ struct GgufWriteStats {
 GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span<const GgufWriterTensor> tensors,
                           const GgufWriteOptions& options);
 
+// One file of `model` rewritten (edit, convert-endian): its own tensors under `metadata`, laid out
+// by `options`, to `path`, or when `path` is empty over the file itself (the file a symlink names;
+// flushed to disk before it takes the name). The output is created by `create` (default:
+// AtomicFile::create) and committed only when whole.
+struct GgufRewrite {
+  std::string path;  // the file written
+  GgufLayoutPlan plan;
+  GgufWriteStats stats;
+};
+using GgufOutputCreator = std::function<AtomicFile(const std::string& path, const AtomicFile::Options& options)>;
+GgufRewrite gguf_rewrite_file(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
+                              const GgufWriteOptions& options, const std::string& path,
+                              const GgufOutputCreator& create = {});
+
 // The tensors whose bytes a byte-order change cannot convert (unknown type), as "NAME (type N)".
 std::vector<std::string> gguf_unconvertible_tensors(std::span<const GgufWriterTensor> tensors);
 
