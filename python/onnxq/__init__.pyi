@@ -104,9 +104,19 @@ class HashRow(NamedTuple):
     hash: str
     tensor: Optional[str]
 
-def hash(path: PathSpec, types: Sequence[str] = ("xxh64",), *, model_only: bool = False,
-         threads: Optional[int] = None) -> List[HashRow]:
-    """llama-gguf-hash's manifest rows: per tensor, then the model, for each of xxh64, xxh3, sha1, sha256, uuid."""
+class HashCheck(NamedTuple):
+    """onnxq.hash(..., check=MANIFEST): the rows, each one's result ("ok", "mismatch", "not found"), the counts."""
+
+    rows: List[HashRow]
+    results: List[str]
+    ok: int
+    mismatched: int
+    not_found: int
+
+def hash(path: PathSpec, types: Optional[Sequence[str]] = None, *, model_only: bool = False,
+         threads: Optional[int] = None, check: Optional[PathSpec] = None) -> Union[List[HashRow], HashCheck]:
+    """llama-gguf-hash's manifest rows: per tensor, then the model, for each of xxh64, xxh3, sha1, sha256, uuid;
+    with check, a HashCheck of those rows against the manifest."""
 
 def open(path: PathSpec, shards: str = "all") -> Model:
     """Opens a GGUF model (a file, split shards, http(s):// or hf:// URL) and reads its header."""
