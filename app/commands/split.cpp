@@ -51,7 +51,8 @@ void add_split_command(CLI::App& app, const GlobalOptions&) {
   cmd->footer(
       "Writes PREFIX-00001-of-0000N.gguf and so on: the model's metadata in the first shard only, split.no, "
       "split.count and split.tensors.count in every shard, the tensors in order and copied byte for byte. "
-      "--max-shard-size (also spelt --max-size) counts whole files (header, metadata, tensor infos, padding and data); a shard always holds at "
+      "--max-shard-size (also spelt --max-size) counts whole files (header, metadata, tensor infos, padding and data); "
+      "a shard always holds at "
       "least one tensor, even one larger than the limit. The shards are named only when all are complete; "
       "existing files are replaced only then.");
   add_gguf_file_argument(*cmd, opts->path);
