@@ -15,6 +15,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/rules.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/io/io_options.hpp"
 #include "onnxq/io/remote_file.hpp"
@@ -153,7 +154,8 @@ std::vector<py::ssize_t> raw_dims(const TensorInfo& info) {
   // A type onnxq does not know has no rows it can tell apart: its bytes are one flat array.
   if (shape.empty() || !info.format) return {static_cast<py::ssize_t>(info.byte_size)};
   std::vector<py::ssize_t> dims(shape.begin(), shape.end() - 1);
-  dims.push_back(static_cast<py::ssize_t>(info.ne[0] / info.format->block_elements * info.format->block_bytes));
+  // One row's bytes, as the rule book sizes a tensor of shape [ne0] (the parser checked it fits).
+  dims.push_back(static_cast<py::ssize_t>(*gguf_blocks_bytes(*info.format, std::span(info.ne).first(1))));
   return dims;
 }
 
