@@ -46,6 +46,12 @@ bool can_decode_to(const BlockFormat& format, DType out_dtype) {
   return !format.is_block_format() && out_dtype == format.plain_dtype;
 }
 
+DType export_decode_dtype(const BlockFormat& format, std::optional<DType> float_dtype) {
+  if (format.is_block_format()) return float_dtype.value_or(DType::Float);
+  if (dtype_info(format.plain_dtype).is_integer) return format.plain_dtype;  // integers stay exact
+  return float_dtype.value_or(format.plain_dtype);
+}
+
 DType default_decode_dtype(const BlockFormat& format) {
   if (!format.is_block_format() && dtype_info(format.plain_dtype).is_integer) return format.plain_dtype;
   return DType::Float;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "onnxq/core/dtype.hpp"
@@ -21,6 +22,10 @@ namespace onnxq {
 bool can_decode_to(const BlockFormat& format, DType out_dtype);
 // The natural output dtype: the plain type's own dtype for integers, else FLOAT.
 DType default_decode_dtype(const BlockFormat& format);
+// The dtype an exported tensor has (safetensors and ONNX alike): `float_dtype` (default FLOAT) for
+// block formats; a plain float tensor's own type unless `float_dtype` asks for another; integers
+// always their own, exact.
+DType export_decode_dtype(const BlockFormat& format, std::optional<DType> float_dtype);
 
 // Decodes blocks [first_block, first_block + block_count) of `src` (a tensor's packed
 // bytes, block i at byte i * block_bytes) into `dst`, which receives
