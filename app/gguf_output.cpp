@@ -2,7 +2,6 @@
 #include "gguf_output.hpp"
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
 
 #include "common_options.hpp"
 #include "log.hpp"
@@ -28,28 +27,14 @@ void check_destination(const GgufDestination& destination, const std::string& in
 
 GgufWriteStats write_gguf_file(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
                                const GgufWriteOptions& options, const GgufDestination& destination) {
-  std::vector<GgufWriterTensor> tensors;
-  for (const TensorInfo& t : model.tensors())
-    if (&model.shards().at(t.shard) == &file) tensors.push_back(gguf_writer_tensor(model, t));
-  const GgufLayoutPlan plan = gguf_plan(metadata, tensors, options);
-
-  AtomicFile::Options file_options;
-  std::string target = destination.output;
-  if (destination.in_place) {
-    // The file a symlink names is replaced, not the link; and the new file reaches the disk before
-    // it takes the name of the user's only copy.
-    target = std::filesystem::canonical(file.path).string();
-    file_options.durable = true;
-    file_options.replaces_input = true;
-  }
-  AtomicFile out = create_output_file(target, file_options);
-  const GgufWriteStats stats = gguf_write(out, plan, tensors, options);
-  out.commit();
+  const GgufRewrite written = gguf_rewrite_file(
+      model, file, metadata, options, destination.in_place ? std::string() : destination.output,
+      [](const std::string& path, const AtomicFile::Options& o) { return create_output_file(path, o); });
   log::info("{}: {} bytes ({} of metadata); tensor data {} copied in the kernel, {} through memory",
-            destination.in_place ? file.path : destination.output, plan.file_size, plan.data_offset,
-            human_bytes(static_cast<double>(stats.kernel_copied)),
-            human_bytes(static_cast<double>(stats.buffer_copied)));
-  return stats;
+            destination.in_place ? file.path : destination.output, written.plan.file_size, written.plan.data_offset,
+            human_bytes(static_cast<double>(written.stats.kernel_copied)),
+            human_bytes(static_cast<double>(written.stats.buffer_copied)));
+  return written.stats;
 }
 
 }  // namespace onnxq::cli

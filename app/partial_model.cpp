@@ -13,16 +13,6 @@ GgufModel open_present_shards(const std::string& path) {
   return model;
 }
 
-std::string missing_shards_text(const GgufModel& model) {
-  std::string text;
-  for (const MissingShard& m : model.missing_shards()) {
-    if (!text.empty()) text += ", ";
-    text += std::to_string(m.split_number) + " (" +
-            (m.path.empty() ? "file name unknown: this file's name lacks -0000K-of-0000N" : m.path) + ")";
-  }
-  return text;
-}
-
 int shard_number(const GgufModel& model, const TensorInfo& tensor) {
   return model.shards().at(tensor.shard).split_number;
 }

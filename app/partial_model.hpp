@@ -5,14 +5,12 @@
 #include <string>
 
 #include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/tensor_selection.hpp"
 
 namespace onnxq::cli {
 
 // GgufModel::open with ShardPolicy::AllowMissing; warns on stderr when shards are missing.
 GgufModel open_present_shards(const std::string& path);
-
-// "1 (m-00001-of-00003.gguf), 3 (m-00003-of-00003.gguf)": the missing shards, for messages.
-std::string missing_shards_text(const GgufModel& model);
 
 // The 1-based shard number a tensor's shard carries (0 for a file that is not split).
 int shard_number(const GgufModel& model, const TensorInfo& tensor);

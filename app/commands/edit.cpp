@@ -12,8 +12,8 @@
 #include "common_options.hpp"
 #include "gguf_output.hpp"
 #include "io_settings.hpp"
-#include "metadata_edit.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/gguf/metadata_edit.hpp"
 #include "onnxq/io/read_all.hpp"
 #include "output.hpp"
 
@@ -71,7 +71,7 @@ void run_edit(EditOptions& opts) {
   const GgufModel model = GgufModel::open(opts.path, ShardPolicy::OnlyThisFile, io_options());
   const GgufFile& file = model.primary();
   GgufMetadata metadata = GgufMetadata::from_records(file.metadata);
-  const auto changes = apply_edits(metadata, opts.edits);
+  const auto changes = apply_metadata_edits(metadata, opts.edits);
   if (opts.dry_run) return print_changes(changes);
   GgufWriteOptions options;
   options.version = file.version;

@@ -48,12 +48,6 @@ struct PlannedTensor {
   std::uint64_t bytes;  // decoded size
 };
 
-DType export_dtype(const BlockFormat& format, const std::optional<DType>& requested) {
-  const DType natural = format.is_block_format() ? DType::Float : format.plain_dtype;
-  if (!format.is_block_format() && dtype_info(natural).is_integer) return natural;  // integers stay exact
-  return requested ? *requested : natural;
-}
-
 std::optional<DType> parse_export_dtype(const std::string& text) {
   if (text.empty()) return std::nullopt;
   if (text == "f32") return DType::Float;
@@ -131,7 +125,7 @@ void run_export(const ExportOptions& opts) {
   std::vector<PlannedTensor> plan;
   std::uint64_t total_in = 0, total_out = 0;
   for (const TensorInfo* t : selected) {
-    const DType dtype = export_dtype(*t->format, requested);
+    const DType dtype = export_decode_dtype(*t->format, requested);
     safetensors_dtype(dtype);  // fails early for a dtype safetensors cannot hold
     const auto bytes = checked_mul(t->element_count, dtype_info(dtype).bits / 8);
     if (!bytes) invalid_input(std::string(t->name) + ": decoded size overflows");

@@ -8,10 +8,10 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "hash_manifest.hpp"
 #include "io_settings.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/hash/manifest.hpp"
 #include "onnxq/hash/model_hash.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
@@ -29,7 +29,7 @@ struct HashOptions {
   int threads = 0;
 };
 
-enum class Verdict { Ok, Mismatch, NotFound };
+using Verdict = ManifestVerdict;
 
 const char* verdict_text(Verdict v) {
   switch (v) {
@@ -47,11 +47,6 @@ const char* verdict_json(Verdict v) {
     case Verdict::NotFound: return "not found";
   }
   return "?";
-}
-
-// FILE:TENSOR for a tensor line, FILE for the model line; FILE exactly as given.
-std::string line_name(const std::string& file, const onnxq::HashRow& line) {
-  return line.tensor ? file + ":" + std::string(line.tensor->name) : file;
 }
 
 // One line of the manifest printed: a hash of a tensor or of the model, and with --check its verdict.
@@ -79,9 +74,7 @@ HashFacts compute_hash(const HashOptions& opts) {
   std::optional<HashManifest> manifest;
   if (!opts.manifest.empty()) {
     manifest = HashManifest::read(opts.manifest);
-    if (!manifest->types().any())
-      invalid_input(opts.manifest + ": no line starts with a known hash type (xxh64, xxh3, sha1, sha256, uuid)");
-    if (!types.any()) types = strongest_type(manifest->types());
+    types = manifest_check_types(*manifest, opts.manifest, types);
   }
   if (!types.any()) types[HashType::Xxh64] = true;
 
@@ -93,11 +86,10 @@ HashFacts compute_hash(const HashOptions& opts) {
     HashRow& row = f.rows.emplace_back();
     row.type = hash_type_name(line.type);
     row.hex = line.hex;
-    row.name = line_name(opts.path, line);
+    row.name = manifest_entry_name(opts.path, line);
     if (line.tensor) row.tensor = std::string(line.tensor->name);
     if (!manifest) continue;
-    const auto expected = manifest->find(line.type, row.name);
-    row.verdict = !expected ? Verdict::NotFound : *expected == line.hex ? Verdict::Ok : Verdict::Mismatch;
+    row.verdict = manifest_verdict(*manifest, opts.path, line);
     (row.verdict == Verdict::Ok ? f.ok : row.verdict == Verdict::Mismatch ? f.mismatched : f.missing) += 1;
     if (row.verdict == Verdict::Mismatch)
       f.mismatch_names.push_back(std::string(row.type) + " of " +

@@ -51,12 +51,14 @@ void add_split_command(CLI::App& app, const GlobalOptions&) {
   cmd->footer(
       "Writes PREFIX-00001-of-0000N.gguf and so on: the model's metadata in the first shard only, split.no, "
       "split.count and split.tensors.count in every shard, the tensors in order and copied byte for byte. "
-      "--max-size counts whole files (header, metadata, tensor infos, padding and data); a shard always holds at "
+      "--max-shard-size (also spelt --max-size) counts whole files (header, metadata, tensor infos, padding and data); "
+      "a shard always holds at "
       "least one tensor, even one larger than the limit. The shards are named only when all are complete; "
       "existing files are replaced only then.");
   add_gguf_file_argument(*cmd, opts->path);
   names_path(cmd->add_option("-o,--output", opts->prefix, "The shards' path before -NNNNN-of-NNNNN.gguf"))->required();
-  auto* size = cmd->add_option("--max-size", opts->max_size,
+  // export's name for the same limit; --max-size, llama-gguf-split's, stays an alias.
+  auto* size = cmd->add_option("--max-shard-size,--max-size", opts->max_size,
                                "The largest shard FILE (whole file counted): 500M, 2G (decimal), 2GiB, or bytes");
   auto* count =
       cmd->add_option("--max-tensors", opts->max_tensors, "The most tensors in one shard")->check(CLI::PositiveNumber);
@@ -66,7 +68,7 @@ void add_split_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--dry-run", opts->dry_run, "Print each shard's name, tensor count and size; write nothing");
   cmd->callback([opts, size, count] {
     if (size->count() == 0 && count->count() == 0)
-      throw CLI::ValidationError("--max-size", "give --max-size SIZE or --max-tensors N");
+      throw CLI::ValidationError("--max-shard-size", "give --max-shard-size SIZE or --max-tensors N");
     run_split(*opts);
   });
 }

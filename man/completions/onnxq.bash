@@ -173,11 +173,11 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     split)
-      opts='-h --help -o --output --max-size --max-tensors --no-tensor-first-split --dry-run'
+      opts='-h --help -o --output --max-shard-size --max-size --max-tensors --no-tensor-first-split --dry-run'
       case $prev in
         -o|--output)
           COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --max-size)
+        --max-shard-size|--max-size)
           COMPREPLY=(); return ;;
         --max-tensors)
           COMPREPLY=(); return ;;

@@ -18,6 +18,8 @@ Errors: onnxq.InvalidInputError (a ValueError) for input that breaks a rule, OSE
 (FileNotFoundError ...) for I/O, ValueError/TypeError for a wrong argument.
 """
 
+import collections.abc as _collections_abc
+import os as _os
 from typing import List, NamedTuple, Optional
 
 from ._onnxq import (
@@ -75,16 +77,37 @@ class HashRow(NamedTuple):
     """The tensor's name; None for a row of the whole model."""
 
 
-def hash(path, types=("xxh64",), *, model_only=False, threads=None) -> List[HashRow]:
+class HashCheck(NamedTuple):
+    """What onnxq.hash(..., check=MANIFEST) found, as `onnxq hash --check` reports it."""
+
+    rows: List[HashRow]
+    results: List[str]
+    """For each row: "ok", "mismatch" or "not found" (no entry of that type and name)."""
+    ok: int
+    mismatched: int
+    not_found: int
+
+
+def hash(path, types=None, *, model_only=False, threads=None, check=None):
     """Hashes a GGUF model's tensor data as `onnxq hash` and llama-gguf-hash do.
 
     Rows come in the manifest's order: for each tensor one row per type (none with model_only;
     never uuid, which names the model only), then one row of the whole model per type. The model's
     hash covers every tensor's stored bytes in tensor order, without the padding between them.
-    types: names among "xxh64", "xxh3", "sha1", "sha256", "uuid" (ValueError for another).
+    types: names among "xxh64", "xxh3", "sha1", "sha256", "uuid" (ValueError for another); None is
+    xxh64, or with check the strongest type the manifest holds.
+    check: a manifest (llama-gguf-hash's or `onnxq hash`'s) to verify: the result is then a HashCheck,
+    its entries named FILE:TENSOR and FILE with FILE the path as given here (os.fspath).
     threads: None is the library's default. The GIL is released while the file is read.
     """
-    return [HashRow(*row) for row in _onnxq._hash_rows(path, types, model_only, threads)]
+    if check is not None:
+        file = _os.fspath(path)
+        rows = _onnxq._hash_check_rows(path, _os.fsdecode(file), check, types, model_only, threads)
+        results = [row[3] for row in rows]
+        return HashCheck([HashRow(*row[:3]) for row in rows], results, results.count("ok"),
+                         results.count("mismatch"), results.count("not found"))
+    return [HashRow(*row) for row in _onnxq._hash_rows(path, ("xxh64",) if types is None else types, model_only,
+                                                      threads)]
 
 
 from . import quants  # noqa: E402  (uses the names above)
@@ -102,6 +125,7 @@ __all__ = [
     "export_onnx",
     "formats",
     "hash",
+    "HashCheck",
     "HashRow",
     "merge",
     "onehot",
@@ -118,3 +142,12 @@ for _name in ("InvalidInputError", "Model", "Tensor", "TensorInfo", "convert_end
               "unsqueeze"):
     globals()[_name].__module__ = __name__
 del _name
+
+# Model is a collections.abc.Mapping of tensor names to Tensors: the binding gives __getitem__
+# (a dict lookup), __iter__, __len__, __contains__ and keys() (a list, in file order); the rest of
+# the protocol is Mapping's own.
+# (Equality stays identity, so a Model stays hashable.)
+for _name in ("get", "items", "values"):
+    setattr(Model, _name, getattr(_collections_abc.Mapping, _name))
+del _name
+_collections_abc.Mapping.register(Model)

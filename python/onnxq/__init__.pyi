@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, ItemsView, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union, ValuesView
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +57,7 @@ class Tensor(TensorInfo):
         the end of a file that shrinks meanwhile read as zeros). For a type onnxq does not know, one
         flat array of the bytes its layout leaves it (padding included)."""
 
-class Model:
+class Model(Mapping[str, Tensor]):
     """A GGUF model opened by onnxq.open(): a mapping of tensor names to Tensors."""
 
     @property
@@ -77,6 +77,9 @@ class Model:
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[str]: ...
     def keys(self) -> List[str]: ...
+    def get(self, name: str, default: Optional[Tensor] = None) -> Optional[Tensor]: ...
+    def items(self) -> ItemsView[str, Tensor]: ...
+    def values(self) -> ValuesView[Tensor]: ...
     def close(self) -> None:
         """Releases the model's files; arrays already returned stay valid."""
     def __enter__(self) -> "Model": ...
@@ -101,16 +104,28 @@ class HashRow(NamedTuple):
     hash: str
     tensor: Optional[str]
 
-def hash(path: PathSpec, types: Sequence[str] = ("xxh64",), *, model_only: bool = False,
-         threads: Optional[int] = None) -> List[HashRow]:
-    """llama-gguf-hash's manifest rows: per tensor, then the model, for each of xxh64, xxh3, sha1, sha256, uuid."""
+class HashCheck(NamedTuple):
+    """onnxq.hash(..., check=MANIFEST): the rows, each one's result ("ok", "mismatch", "not found"), the counts."""
+
+    rows: List[HashRow]
+    results: List[str]
+    ok: int
+    mismatched: int
+    not_found: int
+
+def hash(path: PathSpec, types: Optional[Sequence[str]] = None, *, model_only: bool = False,
+         threads: Optional[int] = None, check: Optional[PathSpec] = None) -> Union[List[HashRow], HashCheck]:
+    """llama-gguf-hash's manifest rows: per tensor, then the model, for each of xxh64, xxh3, sha1, sha256, uuid;
+    with check, a HashCheck of those rows against the manifest."""
 
 def open(path: PathSpec, shards: str = "all") -> Model:
     """Opens a GGUF model (a file, split shards, http(s):// or hf:// URL) and reads its header."""
 
 def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]] = None,
          remove: Sequence[str] = (), rename: Optional[Dict[str, str]] = None,
-         chat_template: Optional[str] = None) -> None:
+         chat_template: Optional[str] = None, set_json: Optional[Dict[str, str]] = None,
+         special_tokens: Optional[Dict[str, Union[str, int]]] = None,
+         chat_template_file: Optional[PathSpec] = None) -> None:
     """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte."""
 
 def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:

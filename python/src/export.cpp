@@ -2,12 +2,12 @@
 // same call `onnxq export model.gguf -o model.onnx` makes.
 #include "export.hpp"
 
-#include <fnmatch.h>
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/tensor_selection.hpp"
 #include "onnxq/io/io_options.hpp"
 #include "onnxq/onnx/gguf_export.hpp"
 
@@ -30,17 +30,10 @@ std::uint64_t export_onnx_file(const py::object& path, const py::object& onnx_pa
   if (!dtype.is_none()) float_dtype = dtype_arg(dtype, "dtype");
   py::gil_scoped_release release;
   const GgufModel model = GgufModel::open(src, ShardPolicy::All, IoOptions::from_environment());
+  // Neither names nor a filter: an empty choice, which export_onnx takes as every tensor.
   std::vector<const TensorInfo*> chosen;
-  for (const std::string& name : tensors.value_or(std::vector<std::string>{})) {
-    const TensorInfo* t = model.find_tensor(name);
-    if (!t) invalid_input(src + ": no tensor named '" + name + "'");
-    chosen.push_back(t);
-  }
-  if (filter) {
-    for (const TensorInfo& t : model.tensors())
-      if (::fnmatch(filter->c_str(), std::string(t.name).c_str(), 0) == 0) chosen.push_back(&t);
-    if (chosen.empty()) invalid_input(src + ": no tensor matches the filter '" + *filter + "'");
-  }
+  if (tensors || filter)
+    chosen = select_tensors(model, tensors.value_or(std::vector<std::string>{}), filter.value_or(""), false);
   return export_onnx(model, chosen, dst, float_dtype);
 }
 

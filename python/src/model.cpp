@@ -15,6 +15,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/model.hpp"
+#include "onnxq/gguf/rules.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/io/io_options.hpp"
 #include "onnxq/io/remote_file.hpp"
@@ -60,6 +61,7 @@ struct TensorHandle : TensorDescriptor {
 struct Model {
   std::shared_ptr<ModelState> state;
   py::tuple tensors;                 // of TensorHandle, made at open
+  py::dict by_name;                  // name -> the same TensorHandle objects: O(1) lookup
   py::object metadata = py::none();  // the dict, made on first use
 };
 
@@ -102,7 +104,12 @@ Model open_model(const py::object& path, const std::string& shards) {
   Model model;
   model.state = state;
   py::list handles;
-  for (std::size_t i = 0; i < state->file->tensors().size(); ++i) handles.append(make_handle(state, i));
+  for (std::size_t i = 0; i < state->file->tensors().size(); ++i) {
+    const py::object h = py::cast(make_handle(state, i));
+    handles.append(h);
+    const py::str name(std::string(state->file->tensors()[i].name));
+    if (!model.by_name.contains(name)) model.by_name[name] = h;
+  }
   model.tensors = py::tuple(handles);
   return model;
 }
@@ -147,7 +154,8 @@ std::vector<py::ssize_t> raw_dims(const TensorInfo& info) {
   // A type onnxq does not know has no rows it can tell apart: its bytes are one flat array.
   if (shape.empty() || !info.format) return {static_cast<py::ssize_t>(info.byte_size)};
   std::vector<py::ssize_t> dims(shape.begin(), shape.end() - 1);
-  dims.push_back(static_cast<py::ssize_t>(info.ne[0] / info.format->block_elements * info.format->block_bytes));
+  // One row's bytes, as the rule book sizes a tensor of shape [ne0] (the parser checked it fits).
+  dims.push_back(static_cast<py::ssize_t>(*gguf_blocks_bytes(*info.format, std::span(info.ne).first(1))));
   return dims;
 }
 
@@ -197,11 +205,9 @@ std::string tensor_repr(const TensorDescriptor& t) {
   return "<onnxq.Tensor '" + t.name + "' " + t.type + " shape=" + py::repr(to_tuple(t.shape)).cast<std::string>() + ">";
 }
 
-const TensorHandle& find(const Model& m, const std::string& name) {
-  for (const py::handle h : m.tensors) {
-    const auto& t = h.cast<const TensorHandle&>();
-    if (t.name == name) return t;
-  }
+py::object find(const Model& m, const std::string& name) {
+  const py::str key(name);
+  if (m.by_name.contains(key)) return m.by_name[key];
   throw py::key_error(m.state->path + ": no tensor named '" + name + "'");
 }
 
@@ -317,15 +323,10 @@ strings or of arrays are lists. Read on first use, then kept.
             return py::tuple(numbers);
           },
           "The 1-based numbers of the shards whose files are absent (open(..., shards='allow_missing')).")
-      .def("__getitem__", &find, "name"_a, py::return_value_policy::copy,
-           "The Tensor of that name; KeyError when there is none.")
+      .def("__getitem__", &find, "name"_a, "The Tensor of that name; KeyError when there is none.")
       .def("__contains__",
            [](const Model& self, const py::object& name) {
-             if (!py::isinstance<py::str>(name)) return false;
-             const std::string wanted = name.cast<std::string>();
-             for (const py::handle h : self.tensors)
-               if (h.cast<const TensorHandle&>().name == wanted) return true;
-             return false;
+             return py::isinstance<py::str>(name) && self.by_name.contains(name);
            })
       .def("__len__", [](const Model& self) { return self.tensors.size(); })
       .def("__iter__",

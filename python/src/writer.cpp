@@ -6,10 +6,14 @@
 #include <pybind11/stl.h>
 
 #include <bit>
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/gguf/metadata_edit.hpp"
 #include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/split_write.hpp"
 #include "onnxq/gguf/writer.hpp"
@@ -23,16 +27,6 @@ namespace {
 
 std::string fs_path(const py::object& path) {
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
-}
-
-std::optional<GgufType> type_named(const std::string& name) {
-  for (std::uint32_t t = 0; gguf_type_valid(t); ++t)
-    if (gguf_type_name(static_cast<GgufType>(t)) == name) return static_cast<GgufType>(t);
-  return std::nullopt;
-}
-
-bool is_signed_type(GgufType t) {
-  return t == GgufType::Int8 || t == GgufType::Int16 || t == GgufType::Int32 || t == GgufType::Int64;
 }
 
 GgufType inferred(const std::string& key, const py::handle& v) {
@@ -87,9 +81,9 @@ GgufOwnedValue convert(const std::string& key, const py::handle& v, GgufType typ
   if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected an int");
   const unsigned bits = static_cast<unsigned>(gguf_scalar_size(type) * 8);
   const py::int_ i = py::reinterpret_borrow<py::int_>(v);
-  const py::int_ lo = is_signed_type(type) ? py::int_(-(py::int_(1).attr("__lshift__")(bits - 1))) : py::int_(0);
-  const py::int_ hi = is_signed_type(type) ? py::int_(py::int_(1).attr("__lshift__")(bits - 1)) - py::int_(1)
-                                           : py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
+  const py::int_ lo = gguf_type_is_signed(type) ? py::int_(-(py::int_(1).attr("__lshift__")(bits - 1))) : py::int_(0);
+  const py::int_ hi = gguf_type_is_signed(type) ? py::int_(py::int_(1).attr("__lshift__")(bits - 1)) - py::int_(1)
+                                                : py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
   if (i < lo || i > hi)
     throw py::value_error(key + ": " + std::string(py::str(v)) + " does not fit a " +
                           std::string(gguf_type_name(type)));
@@ -102,7 +96,7 @@ GgufOwnedValue value_for(const GgufMetadata& md, const std::string& key, const p
   if (py::isinstance<py::tuple>(v) && py::len(v) == 2 && py::isinstance<py::str>(v.cast<py::tuple>()[0])) {
     std::string name = v.cast<py::tuple>()[0].cast<std::string>();
     const bool array = name.rfind("arr:", 0) == 0;
-    const auto t = type_named(array ? name.substr(4) : name);
+    const auto t = gguf_type_named(array ? name.substr(4) : name);
     if (!t || *t == GgufType::Array) throw py::value_error(key + ": unknown GGUF type '" + name + "'");
     return array ? convert(key, v.cast<py::tuple>()[1], GgufType::Array, *t)
                  : convert(key, v.cast<py::tuple>()[1], *t, {});
@@ -118,22 +112,9 @@ struct Destination {
   bool in_place;
 };
 
-// Writes one file of `model` with `md` to `dst` (None: over the source, durably).
+// Writes the model's one file with `md` to `dst` (None: over the source, durably).
 void write(const GgufModel& model, const GgufMetadata& md, const GgufWriteOptions& options, const Destination& dst) {
-  const GgufFile& file = model.primary();
-  std::vector<GgufWriterTensor> tensors;
-  for (const TensorInfo& t : model.tensors()) tensors.push_back(gguf_writer_tensor(model, t));
-  const GgufLayoutPlan plan = gguf_plan(md, tensors, options);
-  AtomicFile::Options file_options;
-  std::string target = dst.path;
-  if (dst.in_place) {
-    target = std::filesystem::canonical(file.path).string();
-    file_options.durable = true;
-    file_options.replaces_input = true;
-  }
-  AtomicFile out = AtomicFile::create(target, file_options);
-  gguf_write(out, plan, tensors, options);
-  out.commit();
+  gguf_rewrite_file(model, model.primary(), md, options, dst.in_place ? std::string() : dst.path);
 }
 
 Destination destination(const std::string& src, const py::object& dst) {
@@ -144,8 +125,28 @@ Destination destination(const std::string& src, const py::object& dst) {
   return {fs_path(dst), false};
 }
 
+// The library's edit plan, its errors naming the keyword arguments.
+MetadataEdits plan() {
+  MetadataEdits edits;
+  edits.names = {"remove", "rename", "set", "set_json", "special_tokens"};
+  return edits;
+}
+
+std::string file_text(const py::object& path) {
+  const std::string name = fs_path(path);
+  std::ifstream in(name, std::ios::binary);
+  if (!in) io_error(errno, "cannot open " + name + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 void edit(const py::object& src, const py::object& dst, const py::object& set, const std::vector<std::string>& remove,
-          const std::map<std::string, std::string>& rename, const std::optional<std::string>& chat_template) {
+          const std::map<std::string, std::string>& rename, const std::optional<std::string>& chat_template,
+          const std::map<std::string, std::string>& set_json, const std::map<std::string, py::object>& special_tokens,
+          const py::object& chat_template_file) {
+  if (chat_template && !chat_template_file.is_none())
+    throw py::value_error("give chat_template or chat_template_file, not both");
   const std::string path = fs_path(src);
   const Destination to = destination(path, dst);
   std::shared_ptr<const GgufModel> model;
@@ -155,15 +156,33 @@ void edit(const py::object& src, const py::object& dst, const py::object& set, c
         GgufModel::open(path, ShardPolicy::OnlyThisFile, IoOptions::from_environment()));
   }
   GgufMetadata md = GgufMetadata::from_records(model->metadata());
-  for (const std::string& key : remove)
-    if (!md.remove(key)) throw py::key_error("no metadata key '" + key + "' to remove");
+  for (const std::string& pattern : remove) {  // keys or shell globs; one that matches nothing is a KeyError
+    MetadataEdits removal = plan();
+    removal.remove = {pattern};
+    try {
+      apply_metadata_edits(md, removal);
+    } catch (const Error& e) {
+      throw py::key_error(e.what());
+    }
+  }
   for (const auto& [from, name] : rename) md.rename(from, name);
   if (!set.is_none())
     for (const auto& [k, v] : set.cast<py::dict>()) {
       const std::string key = k.cast<std::string>();
       md.set(key, value_for(md, key, v));
     }
-  if (chat_template) md.set("tokenizer.chat_template", GgufOwnedValue::string(*chat_template));
+  // The rest as `onnxq edit` does it: JSON values, the chat template, special tokens.
+  MetadataEdits rest = plan();
+  for (const auto& [key, json] : set_json) rest.set_json.push_back(key + "=" + json);
+  rest.chat_template_given = chat_template.has_value() || !chat_template_file.is_none();
+  if (chat_template) rest.chat_template = *chat_template;
+  if (!chat_template_file.is_none()) rest.chat_template = file_text(chat_template_file);
+  for (const auto& [name, token] : special_tokens)
+    rest.special_tokens.push_back(name + "=" +
+                                  (py::isinstance<py::int_>(token) && !py::isinstance<py::bool_>(token)
+                                       ? "#" + std::string(py::str(token))
+                                       : token.cast<std::string>()));
+  apply_metadata_edits(md, rest);
   GgufWriteOptions options;
   options.version = model->primary().version;
   options.big_endian = model->primary().big_endian;
@@ -215,12 +234,19 @@ std::string merge(const py::object& shard, const py::object& dst) {
 
 void bind_writer(py::module_& m) {
   m.def("edit", &edit, "src"_a, "dst"_a, py::kw_only(), "set"_a = py::none(), "remove"_a = std::vector<std::string>{},
-        "rename"_a = std::map<std::string, std::string>{}, "chat_template"_a = py::none(), R"doc(
+        "rename"_a = std::map<std::string, std::string>{}, "chat_template"_a = py::none(),
+        "set_json"_a = std::map<std::string, std::string>{}, "special_tokens"_a = std::map<std::string, py::object>{},
+        "chat_template_file"_a = py::none(), R"doc(
 Write src with changed metadata to dst (None: replace src, flushed to disk first); tensors are copied
 byte for byte. set: {key: value}, a value in the key's own type, or for a new key in the type the
 Python value implies (bool, int: i32/i64, float: f32, str, list: array), or given as (TYPE, value)
-such as ("u32", 5) or ("arr:f32", [1, 2]). remove: keys; rename: {old: new}. Removals come first,
-then renames, the values, and the chat template. The GIL is released while reading and copying.)doc");
+such as ("u32", 5) or ("arr:f32", [1, 2]). remove: keys or shell globs (KeyError when one matches
+nothing); rename: {old: new}. set_json: {key: JSON text}, as `onnxq edit --set-json` takes it
+("[1, 2]", or "f32:[1, 2]" with the elements' type). special_tokens: {bos|eos|pad|unk|sep|cls|mask:
+token text, or its id as an int}. chat_template: the text; chat_template_file: a file holding it.
+Removals come first, then renames, set, set_json, the chat template and the special tokens; the
+library's writer then refuses what a GGUF reader would (ValueError naming the key). The GIL is
+released while reading and copying.)doc");
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
 the metadata and every tensor, decoding to the same values. The GIL is released throughout.)doc");

@@ -54,6 +54,12 @@ def test_choice_and_dtype(zoo, tmp_path):
     q8 = next(n for n in model.graph.node if n.output[0] == "q8_0.weight")
     attrs = {a.name: a for a in q8.attribute}
     assert attrs["format"].s == b"gguf:q8_0" and attrs["output_dtype"].i == onnx.TensorProto.FLOAT16
+    # The CLI's selection: a tensor named and matched is chosen once; a near miss gets candidates.
+    onnxq.export_onnx(zoo, tmp_path / "once.onnx", tensors=["q8_0.weight"], filter="q8_*")
+    once = onnx.load(str(tmp_path / "once.onnx"), load_external_data=False)
+    assert [o.name for o in once.graph.output] == ["q8_0.weight", "q8_1.weight", "q8_k.weight"]
+    with pytest.raises(onnxq.InvalidInputError, match="no tensor named 'q4_k'; did you mean: q4_k.weight"):
+        onnxq.export_onnx(zoo, tmp_path / "x.onnx", tensors=["q4_k"])
 
 
 def test_errors(zoo, tmp_path):

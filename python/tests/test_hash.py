@@ -68,3 +68,25 @@ def test_bad_type_and_missing_file(tmp_path):
     bad.write_bytes(b"GGML" + bytes(60))
     with pytest.raises(onnxq.InvalidInputError, match="magic"):
         onnxq.hash(bad)
+
+
+def test_check_a_manifest_as_the_cli_does(tmp_path):
+    """onnxq.hash(..., check=) verifies a manifest with the CLI's names and verdicts."""
+    manifest = tmp_path / "zoo.manifest"
+    manifest.write_bytes(subprocess.run([str(CLI), "hash", str(ZOO), "--all"], check=True,
+                                        stdout=subprocess.PIPE).stdout)
+    got = onnxq.hash(str(ZOO), check=manifest)
+    assert isinstance(got, onnxq.HashCheck)
+    assert (got.ok, got.mismatched, got.not_found) == (39, 0, 0)  # sha256, the strongest, of 38 tensors and the model
+    assert {r.type for r in got.rows} == {"sha256"} and set(got.results) == {"ok"}
+    text = manifest.read_text().replace(got.rows[0].hash, "0" * 64)
+    manifest.write_text(text)
+    bad = onnxq.hash(str(ZOO), ["xxh64", "sha256"], check=manifest)
+    assert (bad.ok, bad.mismatched, bad.not_found) == (77, 1, 0)
+    assert bad.results[bad.rows.index(got.rows[0])] == "mismatch"
+    other = onnxq.hash(os.path.relpath(ZOO), check=manifest)  # named otherwise: no entry matches
+    assert other.not_found == len(other.rows) and other.ok == 0
+    empty = tmp_path / "empty.manifest"
+    empty.write_text("nothing here\n")
+    with pytest.raises(ValueError, match="no line starts with a known hash type"):
+        onnxq.hash(ZOO, check=empty)

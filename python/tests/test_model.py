@@ -1,6 +1,7 @@
 """onnxq.open and the Model/Tensor API: metadata values and types, the tensor list, the mapping
 interface, close(), zero-copy raw() views, split and big-endian models, path types."""
 
+import collections.abc
 import gc
 import hashlib
 import os
@@ -76,6 +77,13 @@ def test_mapping_interface(zoo):
     assert zoo["q8_0.weight"].name == "q8_0.weight"
     with pytest.raises(KeyError, match="no tensor named 'nope'"):
         zoo["nope"]
+    # A real Mapping: Mapping's protocol, the same Tensor objects as the list, found by lookup.
+    assert isinstance(zoo, collections.abc.Mapping)
+    assert zoo.get("nope") is None and zoo.get("nope", 5) == 5
+    assert zoo.get("q8_0.weight") is zoo["q8_0.weight"] is zoo.tensors[zoo.keys().index("q8_0.weight")]
+    assert [name for name, _ in zoo.items()] == zoo.keys()
+    assert [t.name for t in zoo.values()] == zoo.keys()
+    assert dict(zoo)["q4_k.weight"].type == "Q4_K"
     assert zoo.path == str(ZOO) and zoo.shards == (str(ZOO),) and zoo.missing_shards == ()
 
 

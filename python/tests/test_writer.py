@@ -4,6 +4,7 @@ tensors byte for byte, errors as Python exceptions."""
 import shutil
 import struct
 
+import numpy as np
 import pytest
 
 import gguf_tool
@@ -41,6 +42,28 @@ def test_edit_sets_removes_renames_and_keeps_tensors(tmp_path):
     assert tensors(out) == tensors(ZOO)
 
 
+def test_edit_takes_what_onnxq_edit_takes(tmp_path):
+    """Globs, JSON values, special tokens and a chat template file, as `onnxq edit` takes them."""
+    template = tmp_path / "template.txt"
+    template.write_text("tmpl {{ x }}\n")
+    out = tmp_path / "out.gguf"
+    onnxq.edit(ZOO, out, remove=["test.array_u*"], set_json={"test.array_int32": "[5, -6]", "added.f32s": "f32:[1.5, 2]"},
+               chat_template_file=template)
+    with onnxq.open(out) as m:
+        md = m.metadata
+        assert not any(k.startswith("test.array_u") for k in md)
+        assert md["test.array_int32"].tolist() == [5, -6] and md["test.array_int32"].dtype == np.int32
+        assert md["added.f32s"].tolist() == [1.5, 2.0] and md["added.f32s"].dtype == np.float32
+        assert md["tokenizer.chat_template"] == "tmpl {{ x }}\n"
+    with pytest.raises(ValueError, match="^set_json added: the array mixes str and bool elements"):
+        onnxq.edit(ZOO, out, set_json={"added": '["a", true]'})
+    with pytest.raises(ValueError, match="^special_tokens bos: the file has no tokenizer.ggml.tokens"):
+        onnxq.edit(ZOO, out, special_tokens={"bos": "<s>"})
+    onnxq.edit(ZOO, out, special_tokens={"bos": 3})
+    with onnxq.open(out) as m:
+        assert m.metadata["tokenizer.ggml.bos_token_id"] == 3
+
+
 def test_edit_in_place(tmp_path):
     path = tmp_path / "m.gguf"
     shutil.copy(ZOO, path)
@@ -67,6 +90,15 @@ def test_errors(tmp_path):
         onnxq.edit(ZOO, out, remove=["no.such.key"])
     with pytest.raises(ValueError, match="one of the input files"):
         onnxq.edit(ZOO, ZOO, set={"general.name": "x"})
+    # What the reader would refuse, the writer refuses, naming the key.
+    with pytest.raises(ValueError, match=r"^metadata key \d+ is empty, expected at least 1 byte$"):
+        onnxq.edit(ZOO, out, rename={"general.name": ""})
+    with pytest.raises(ValueError, match="^metadata key 'k+'... is 65536 bytes long"):
+        onnxq.edit(ZOO, out, set={"k" * 65536: "x"})
+    with pytest.raises(ValueError, match="^general.alignment has type i32, expected u32$"):
+        onnxq.edit(ZOO, out, set={"general.alignment": 48})
+    with pytest.raises(ValueError, match="already exists"):
+        onnxq.edit(ZOO, out, rename={"general.name": "general.architecture"})
     with pytest.raises(ValueError, match="'big', 'little' or 'native'"):
         onnxq.convert_endian(ZOO, out, to="middle")
     with pytest.raises(FileNotFoundError):

@@ -68,6 +68,19 @@ check "bad JSON" expect_exit 2 "$ONNXQ" edit "$ZOO" -o x.gguf --set-json test.ar
 check "neither -o nor --in-place" expect_exit 1 "$ONNXQ" edit "$ZOO" --set test.uint8=1
 check "both -o and --in-place" expect_exit 1 "$ONNXQ" edit "$ZOO" -o x.gguf --in-place
 check "output onto the input" expect_exit 2 "$ONNXQ" edit "$ZOO" -o "$ZOO" --set test.uint8=1
+# What the reader would refuse, the writer refuses: one line naming the key, nothing written.
+refused() {  # MESSAGE EDIT-OPTION...
+  local message=$1
+  shift
+  expect_exit 2 "$ONNXQ" edit "$ZOO" -o probe.gguf "$@" && test "$(wc -l <"$WORK/err")" = 1 &&
+    grep -qF "$message" "$WORK/err" && test ! -e probe.gguf
+}
+check "writer: empty key" refused "metadata key 1 is empty, expected at least 1 byte" --rename general.name=
+check "writer: key past the limit" refused "is 65536 bytes long, more than the GGUF specification's limit of 65535" \
+  --set "$(printf 'k%.0s' $(seq 65536))=str:x"
+check "writer: alignment" refused "general.alignment is 48, expected a power of two" --set general.alignment=u32:48
+check "writer: duplicate key" refused "the key 'general.architecture' exists already" \
+  --rename general.name=general.architecture
 check "no output left by refusals" test ! -e x.gguf
 
 # --dry-run: key by key, nothing written.

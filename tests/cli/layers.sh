@@ -6,6 +6,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 check_layers=("$PYTHON" "$repo/scripts/check-layers")
 
 check "the library's own tree is layered" expect_exit 0 "${check_layers[@]}" "$repo"
+check "CONTRIBUTING.md shows its table" grep -qx 'check-layers: CONTRIBUTING.md shows this table' "$WORK/out"
 check "it counts what it read" grep -qE '^check-layers: [1-9][0-9]+ files, [1-9][0-9]+ includes, 0 problems$' "$WORK/out"
 
 # make_tree DIR FILE=INCLUDE...: files under DIR/lib/src, each including the named header (or none).
@@ -41,5 +42,18 @@ check "and is named" grep -q '^lib/src/loose.cpp: not inside a layer folder' "$W
 make_tree "$WORK/public" core/a.cpp=onnxq/ops/x.hpp
 mkdir -p "$WORK/public/lib/include/onnxq/ops" && : >"$WORK/public/lib/include/onnxq/ops/x.hpp"
 check "an upward include of a public header fails" expect_exit 1 "${check_layers[@]}" "$WORK/public"
+
+# The table: CONTRIBUTING.md's copy must be what --table prints, and each allowed layer used.
+"${check_layers[@]}" --table >"$WORK/table"
+check "--table prints the layers" grep -qx '| `gguf` | decode, io | core, formats, reference, simd |' "$WORK/table"
+make_tree "$WORK/doc" core/a.hpp= decode/b.cpp=core/a.hpp
+{ echo '<!-- check-layers:table -->'; sed 's/| `gguf` | decode, io |/| `gguf` | decode |/' "$WORK/table"
+  echo '<!-- /check-layers:table -->'; } >"$WORK/doc/CONTRIBUTING.md"
+check "a copy that differs fails" expect_exit 1 "${check_layers[@]}" "$WORK/doc"
+check "and is named" grep -q '^CONTRIBUTING.md: the layer table differs' "$WORK/out"
+check "an allowed layer no file includes is named" grep -q '^LAYERS: gguf may include io, but no file of gguf does$' "$WORK/out"
+{ echo '<!-- check-layers:table -->'; cat "$WORK/table"; echo '<!-- /check-layers:table -->'; } >"$WORK/doc/CONTRIBUTING.md"
+expect_exit 1 "${check_layers[@]}" "$WORK/doc"
+check "the same copy is accepted" grep -qx 'check-layers: CONTRIBUTING.md shows this table' "$WORK/out"
 
 finish

@@ -61,6 +61,8 @@ for how in "--max-tensors 7" "--max-size 5K" "--max-size 1" "--max-tensors 10 --
   check "$tag: merge is byte-identical" cmp zoo.gguf merged.gguf
 done
 "$ONNXQ" split zoo.gguf -o one --max-size 1
+"$ONNXQ" split zoo.gguf -o same --max-shard-size 1
+check "--max-shard-size is the same option as --max-size" test "$(ls same-*-of-00038.gguf | wc -l)" = 38
 check "--max-size 1: 38 shards of one tensor" test "$(ls one-*-of-00038.gguf | wc -l)" = 38
 "$ONNXQ" split zoo.gguf -o nf --max-tensors 100 --no-tensor-first-split
 check "--no-tensor-first-split: two shards" test "$(ls nf-*-of-00002.gguf | wc -l)" = 2

@@ -9,7 +9,6 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/io/mapping_guard.hpp"
 #include "reference/output_convert.hpp"
 #include "reference/plain.hpp"
 
@@ -45,6 +44,12 @@ void decode_block_run(const BlockDecoder& dec, const std::uint8_t* src, std::siz
 bool can_decode_to(const BlockFormat& format, DType out_dtype) {
   if (is_output_float(out_dtype)) return true;
   return !format.is_block_format() && out_dtype == format.plain_dtype;
+}
+
+DType export_decode_dtype(const BlockFormat& format, std::optional<DType> float_dtype) {
+  if (format.is_block_format()) return float_dtype.value_or(DType::Float);
+  if (dtype_info(format.plain_dtype).is_integer) return format.plain_dtype;  // integers stay exact
+  return float_dtype.value_or(format.plain_dtype);
 }
 
 DType default_decode_dtype(const BlockFormat& format) {
@@ -124,7 +129,7 @@ void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint6
   }
   if (const auto bytes = src.view()) {  // one call: its kernel is chosen for the whole output
     decode_blocks(format, *bytes, first_block, block_count, out_dtype, dst, threads);
-    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
+    src.check();  // a mapping reads as zeros past a new end of its file
     return;
   }
   const std::uint64_t chunk = std::max<std::uint64_t>(1, kChunkElements / format.block_elements);
@@ -138,7 +143,7 @@ void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint6
     const std::uint64_t n = std::min(chunk, block_count - at);
     const auto bytes = src.blocks(first_block + at, n, scratch[worker]);
     decode_span(format, bytes, 0, n, out_dtype, static_cast<std::byte*>(dst) + at * out_block, 1, streaming);
-    throw_if_mapped_file_changed();  // the mapping read as zeros past a new end of the file
+    src.check();  // a mapping reads as zeros past a new end of its file
   });
 }
 

@@ -14,6 +14,7 @@
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/layout.hpp"
+#include "onnxq/gguf/rules.hpp"
 
 namespace onnxq {
 
@@ -29,11 +30,7 @@ std::string value_types() { return "0.." + std::to_string(static_cast<std::uint3
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-std::string quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
-  return out + "'";
-}
+std::string quoted(std::string_view s) { return gguf_quoted(s); }
 
 // GgufModel::open's listener: the first problem is the error.
 class StopAtFirstProblem final : public ParseListener {
@@ -205,9 +202,8 @@ void GgufParser::metadata() {
   for (std::uint64_t i = 0; i < n_kv_; ++i) {
     const std::uint64_t at = reader_.offset();
     const std::string_view key = reader_.read_string("metadata key");
-    if (key.empty())
-      problem({"empty-key", at, "metadata key " + str(i) + " is empty, expected at least 1 byte",
-               "empty metadata key (both readers reject it)"});
+    if (auto empty = gguf_empty_key_rule(i, key))
+      problem({empty->code.data(), at, std::move(empty->reason), "empty metadata key (both readers reject it)"});
     if (records_) listener_.key(at, key);
     if (!keys.insert(key).second)
       problem({"duplicate-key", at, "duplicate metadata key " + quoted(key),
@@ -234,17 +230,16 @@ void GgufParser::alignment() {
   const std::string checking = "; checking with " + str(kGgufDefaultAlignment);
   for (const GgufKeyValue& kv : shard_->metadata) {
     if (kv.key != "general.alignment") continue;
-    if (kv.value.type() != GgufType::UInt32)
-      return problem({"alignment-type", kv.offset,
-                      "general.alignment has type " + std::string(gguf_type_name(kv.value.type())) + ", expected u32",
-                      "general.alignment must be a u32 (both readers reject other types)" + checking, kv.key});
     const std::uint64_t a = kv.value.raw_bits();
-    if (a == 0 || !std::has_single_bit(a))
-      return problem({"bad-alignment", kv.offset, "general.alignment is " + str(a) + ", expected a power of two",
+    auto broken = gguf_alignment_rule(kv.value.type(), a);
+    if (broken && broken->code == "alignment-type")
+      return problem({broken->code.data(), kv.offset, std::move(broken->reason),
+                      "general.alignment must be a u32 (both readers reject other types)" + checking, kv.key});
+    if (broken && broken->code == "bad-alignment")
+      return problem({broken->code.data(), kv.offset, std::move(broken->reason),
                       "general.alignment is " + str(a) + ", expected a power of two" + checking, kv.key});
-    if (a > kGgufMaxAlignment)
-      problem({"alignment-too-large", kv.offset,
-               "general.alignment is " + str(a) + ", more than ggml's limit of " + str(kGgufMaxAlignment),
+    if (broken)
+      problem({broken->code.data(), kv.offset, std::move(broken->reason),
                "general.alignment is " + str(a) + ": both readers refuse more than 1 MiB", kv.key});
     else if (records_)
       listener_.alignment(kv);
@@ -273,10 +268,8 @@ void GgufParser::tensor_infos() {
     auto tensor_problem = [&](const char* code, std::uint64_t offset, std::string reason, std::string finding) {
       problem({code, offset, std::move(reason), std::move(finding), {}, name});
     };
-    if (name.size() > kGgufMaxTensorNameBytes)
-      tensor_problem("tensor-name-too-long", at,
-                     "tensor " + str(i) + " name is " + str(name.size()) + " bytes long, more than ggml's limit of " +
-                         str(kGgufMaxTensorNameBytes) + " (GGML_MAX_NAME 64 with its NUL)",
+    if (auto too_long = gguf_tensor_name_rule("tensor " + str(i), name))
+      tensor_problem(too_long->code.data(), at, std::move(too_long->reason),
                      "tensor name of " + str(name.size()) + " bytes: both readers refuse " +
                          str(kGgufMaxTensorNameBytes + 1) + " or more (ggml's GGML_MAX_NAME)");
     if (records_) listener_.tensor_name(at, name);
@@ -349,7 +342,7 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
   };
   bool whole_blocks = true;
   if (!count_elements(t, dims_at)) return false;
-  if (t.ne[0] % f.block_elements != 0) {
+  if (!gguf_whole_blocks(f, t.ne)) {
     tensor_problem("not-block-multiple",
                    "has ne0 = " + str(t.ne[0]) + ", expected a multiple of " + str(f.block_elements) + " for " +
                        std::string(f.gguf_name),
@@ -357,9 +350,8 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
                        std::string(f.gguf_name));
     whole_blocks = false;
   }
-  std::optional<std::uint64_t> size = checked_mul(t.ne[0] / f.block_elements, f.block_bytes);
-  for (std::size_t d = 1; d < t.ne.size() && size; ++d) size = checked_mul(*size, t.ne[d]);
-  if (!size || *size > kGgufMaxTensorBytes) {
+  const std::optional<std::uint64_t> size = gguf_blocks_bytes(f, t.ne);
+  if (!size) {
     tensor_problem("byte-size-overflow", "byte size overflows 64 bits", "the byte size overflows 63 bits");
     return false;
   }
@@ -368,10 +360,8 @@ bool GgufParser::tensor_size(TensorInfo& t, std::uint64_t dims_at) {
 }
 
 bool GgufParser::count_elements(TensorInfo& t, std::uint64_t dims_at) {
-  std::optional<std::uint64_t> count = 1;
-  for (std::uint64_t d : t.ne)
-    if (count) count = checked_mul(*count, d);
-  if (!count || *count > kGgufMaxTensorElements) {
+  const std::optional<std::uint64_t> count = gguf_element_count(t.ne);
+  if (!count) {
     problem({"element-count-overflow",
              dims_at,
              "tensor " + quoted(t.name) + " element count overflows 64 bits",

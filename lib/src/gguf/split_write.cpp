@@ -2,46 +2,16 @@
 // order, sizing each file as the writer will lay it out.
 #include "onnxq/gguf/split_write.hpp"
 
-#include <sys/stat.h>
-
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/layout.hpp"
 #include "onnxq/gguf/split.hpp"
 #include "onnxq/io/file_set.hpp"
+#include "onnxq/io/same_file.hpp"
 
 namespace onnxq {
 
 namespace {
-
-// split.count is a u16.
-constexpr std::uint64_t kMaxShards = 65535;
-// magic, version, tensor count, metadata count
-constexpr std::uint64_t kHeaderFixedBytes = 4 + 4 + 8 + 8;
-
-std::uint64_t payload_bytes(const GgufOwnedValue& v) {
-  switch (v.type()) {
-    case GgufType::String: return kGgufStringLengthBytes + v.text().size();
-    case GgufType::Array: {
-      std::uint64_t n = kGgufValueTypeBytes + kGgufArrayLengthBytes;
-      for (const auto& e : v.elements()) n += payload_bytes(e);
-      return n;
-    }
-    default: return gguf_scalar_size(v.type());
-  }
-}
-
-std::uint64_t metadata_bytes(const GgufMetadata& md) {
-  std::uint64_t n = kHeaderFixedBytes;
-  for (const auto& e : md.entries())
-    n += kGgufStringLengthBytes + e.key.size() + kGgufValueTypeBytes + payload_bytes(e.value);
-  return n;
-}
-
-std::uint64_t info_bytes(const GgufWriterTensor& t) {
-  return kGgufStringLengthBytes + t.name.size() + kGgufDimsCountBytes + kGgufDimBytes * t.ne.size() +
-         kGgufTensorTypeBytes + kGgufDataOffsetBytes;
-}
 
 GgufMetadata without_split_keys(const GgufModel& model) {
   GgufMetadata md = GgufMetadata::from_records(model.metadata());
@@ -56,18 +26,6 @@ GgufWriteOptions write_options(const GgufModel& model) {
   options.version = model.primary().version;
   options.big_endian = model.primary().big_endian;
   return options;
-}
-
-// A planned file onto one of the model's own files would truncate it (llama.cpp #8264, #9498):
-// refused before anything is opened for writing.
-void refuse_input_target(const GgufModel& model, const std::string& path) {
-  struct stat out {};
-  if (::stat(path.c_str(), &out) != 0) return;
-  for (const GgufFile& shard : model.shards()) {
-    struct stat in {};
-    if (::stat(shard.path.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-      invalid_argument("refusing to write " + path + ": it is one of the input files (" + shard.path + ")");
-  }
 }
 
 // One shard's tensors: [begin, end) of `all`.
@@ -93,14 +51,16 @@ std::vector<GgufFilePlan> gguf_plan_split(const GgufModel& model, const std::str
   std::vector<GgufWriterTensor> all;
   for (const TensorInfo& t : model.tensors()) all.push_back(gguf_writer_tensor(model, t));
   const std::uint64_t n_tensors = all.size();
-  if (n_tensors > static_cast<std::uint64_t>(INT32_MAX))
-    invalid_argument("split.tensors.count is an i32: " + std::to_string(n_tensors) + " tensors do not fit");
+  if (n_tensors > kGgufSplitMaxTensors)
+    invalid_argument("split.tensors.count is an " + std::string(gguf_type_name(kGgufSplitTensorsCountType)) + ": " +
+                     std::to_string(n_tensors) + " tensors do not fit");
 
-  // The split.* keys: their values' sizes do not depend on them, so a placeholder sizes them.
+  // The split.* keys, of split.hpp's types: their values' sizes do not depend on them, so a
+  // placeholder sizes them.
   const auto with_keys = [&](GgufMetadata md, std::uint64_t no, std::uint64_t count) {
-    md.set(kGgufSplitNoKey, GgufOwnedValue::u16(static_cast<std::uint16_t>(no)));
-    md.set(kGgufSplitCountKey, GgufOwnedValue::u16(static_cast<std::uint16_t>(count)));
-    md.set(kGgufSplitTensorsCountKey, GgufOwnedValue::i32(static_cast<std::int32_t>(n_tensors)));
+    md.set(kGgufSplitNoKey, GgufOwnedValue::scalar(kGgufSplitNoType, no));
+    md.set(kGgufSplitCountKey, GgufOwnedValue::scalar(kGgufSplitCountType, count));
+    md.set(kGgufSplitTensorsCountKey, GgufOwnedValue::scalar(kGgufSplitTensorsCountType, n_tensors));
     return md;
   };
   // Shards past the first keep only general.alignment, which decides their layout.
@@ -108,8 +68,9 @@ std::vector<GgufFilePlan> gguf_plan_split(const GgufModel& model, const std::str
   if (const GgufOwnedValue* a = model_md.find("general.alignment")) rest_md.set("general.alignment", *a);
   const GgufLayoutPlan probe = gguf_plan(model_md, {}, options);  // checks general.alignment
   const std::uint64_t alignment = probe.alignment;
-  const std::uint64_t first_base = metadata_bytes(with_keys(model_md, 0, 0));
-  const std::uint64_t rest_base = metadata_bytes(with_keys(rest_md, 0, 0));
+  // Each file's header size, as the writer's serializer counts it.
+  const std::uint64_t first_base = gguf_metadata_bytes(with_keys(model_md, 0, 0));
+  const std::uint64_t rest_base = gguf_metadata_bytes(with_keys(rest_md, 0, 0));
 
   std::vector<Range> ranges;
   Range current;
@@ -123,7 +84,7 @@ std::vector<GgufFilePlan> gguf_plan_split(const GgufModel& model, const std::str
   if (limits.no_tensor_first_split) close();
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::uint64_t count = current.end - current.begin;
-    const std::uint64_t next_header = checked_total(checked_add(header, info_bytes(all[i])));
+    const std::uint64_t next_header = checked_total(checked_add(header, gguf_tensor_info_bytes(all[i])));
     const std::uint64_t next_data =
         checked_total(checked_add(data, checked_total(gguf_padded(all[i].byte_size, alignment))));
     bool full = false;
@@ -142,16 +103,16 @@ std::vector<GgufFilePlan> gguf_plan_split(const GgufModel& model, const std::str
     current.end = i + 1;
   }
   if (current.end > current.begin || ranges.empty()) ranges.push_back(current);
-  if (ranges.size() > kMaxShards)
+  if (ranges.size() > kGgufSplitMaxShards)
     invalid_argument(std::to_string(ranges.size()) + " shards: split.count holds at most " +
-                     std::to_string(kMaxShards));
+                     std::to_string(kGgufSplitMaxShards));
 
   std::vector<GgufFilePlan> plans;
   const std::uint64_t n = ranges.size();
   for (std::uint64_t s = 0; s < n; ++s) {
     GgufFilePlan plan;
     plan.path = gguf_split_path(prefix, s + 1, n);
-    refuse_input_target(model, plan.path);
+    refuse_output_onto_input(plan.path);
     plan.metadata = with_keys(s == 0 ? model_md : rest_md, s, n);
     plan.tensors.assign(all.begin() + static_cast<std::ptrdiff_t>(ranges[s].begin),
                         all.begin() + static_cast<std::ptrdiff_t>(ranges[s].end));
@@ -165,7 +126,7 @@ GgufFilePlan gguf_plan_merge(const GgufModel& model, const std::string& path) {
   // A shard's name as the output: the pattern a glob matches, never a merged file's name.
   if (parse_gguf_split_name(path))
     invalid_argument("refusing to write " + path + ": the name is a shard's (-NNNNN-of-NNNNN.gguf)");
-  refuse_input_target(model, path);
+  refuse_output_onto_input(path);
   GgufFilePlan plan;
   plan.path = path;
   plan.metadata = without_split_keys(model);

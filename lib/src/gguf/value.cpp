@@ -15,10 +15,6 @@ namespace {
   invalid_input("metadata value has type " + std::string(gguf_type_name(have)) + ", expected " + std::string(want));
 }
 
-bool is_signed(GgufType t) {
-  return t == GgufType::Int8 || t == GgufType::Int16 || t == GgufType::Int32 || t == GgufType::Int64;
-}
-
 std::int64_t sign_extend(std::uint64_t bits, GgufType t) {
   switch (t) {
     case GgufType::Int8: return static_cast<std::int8_t>(bits);
@@ -46,7 +42,7 @@ bool GgufValue::is_integer() const {
 
 std::uint64_t GgufValue::as_u64() const {
   if (!is_integer()) wrong_type(type_, "an integer");
-  if (is_signed(type_)) {
+  if (gguf_type_is_signed(type_)) {
     const std::int64_t v = sign_extend(bits_, type_);
     if (v < 0) invalid_input("metadata value " + std::to_string(v) + " is negative, expected a non-negative integer");
     return static_cast<std::uint64_t>(v);
@@ -56,7 +52,7 @@ std::uint64_t GgufValue::as_u64() const {
 
 std::int64_t GgufValue::as_i64() const {
   if (!is_integer()) wrong_type(type_, "an integer");
-  if (is_signed(type_)) return sign_extend(bits_, type_);
+  if (gguf_type_is_signed(type_)) return sign_extend(bits_, type_);
   if (bits_ > static_cast<std::uint64_t>(INT64_MAX))
     invalid_input("metadata value " + std::to_string(bits_) + " does not fit a signed 64-bit integer");
   return static_cast<std::int64_t>(bits_);

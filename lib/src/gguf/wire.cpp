@@ -22,4 +22,10 @@ std::string_view gguf_type_name(GgufType type) {
   return "?";
 }
 
+std::optional<GgufType> gguf_type_named(std::string_view name) {
+  for (std::uint32_t t = 0; gguf_type_valid(t); ++t)
+    if (gguf_type_name(static_cast<GgufType>(t)) == name) return static_cast<GgufType>(t);
+  return std::nullopt;
+}
+
 }  // namespace onnxq

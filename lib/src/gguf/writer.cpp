@@ -2,7 +2,6 @@
 #include "onnxq/gguf/writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <map>
 #include <set>
@@ -12,105 +11,58 @@
 #include "onnxq/formats/byte_order.hpp"
 #include "onnxq/gguf/layout.hpp"
 #include "onnxq/gguf/limits.hpp"
+#include "onnxq/gguf/rules.hpp"
 #include "onnxq/io/copy_range.hpp"
+#include "serializer.hpp"
 
 namespace onnxq {
 
 namespace {
 
-// Appends the wire's numbers in one byte order.
-class HeaderBytes {
- public:
-  explicit HeaderBytes(bool big_endian) : big_endian_(big_endian) {}
-
-  void number(std::uint64_t v, std::uint64_t size) {
-    for (std::uint64_t i = 0; i < size; ++i) {
-      const std::uint64_t shift = 8 * (big_endian_ ? size - 1 - i : i);
-      bytes_.push_back(static_cast<std::byte>((v >> shift) & 0xff));
-    }
+// A value's strings and arrays within ggml's limits, nested arrays too.
+void check_value(std::string_view key, const GgufOwnedValue& v) {
+  std::optional<GgufRuleBreak> broken;
+  if (v.type() == GgufType::String) broken = gguf_string_length_rule(key, v.text().size());
+  if (v.type() == GgufType::Array) {
+    broken = gguf_array_length_rule(key, v.elements().size());
+    if (v.element_type() == GgufType::String || v.element_type() == GgufType::Array)
+      for (const GgufOwnedValue& e : v.elements()) check_value(key, e);
   }
-  void u32(std::uint32_t v) { number(v, 4); }
-  void u64(std::uint64_t v) { number(v, 8); }
-  void string(std::string_view s) {
-    u64(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    bytes_.insert(bytes_.end(), p, p + s.size());
-  }
-  // A value without its type: what follows the type in a record, or an array's element.
-  void payload(const GgufOwnedValue& v) {
-    switch (v.type()) {
-      case GgufType::String: string(v.text()); return;
-      case GgufType::Array:
-        u32(static_cast<std::uint32_t>(v.element_type()));
-        u64(v.elements().size());
-        for (const auto& e : v.elements()) payload(e);
-        return;
-      default: number(v.raw_bits(), gguf_scalar_size(v.type()));
-    }
-  }
-  void record(const GgufMetadataEntry& e) {
-    string(e.key);
-    u32(static_cast<std::uint32_t>(e.value.type()));
-    payload(e.value);
-  }
-  void raw(std::span<const std::byte> b) { bytes_.insert(bytes_.end(), b.begin(), b.end()); }
-
-  std::vector<std::byte>& bytes() { return bytes_; }
-
- private:
-  bool big_endian_;
-  std::vector<std::byte> bytes_;
-};
+  if (broken) invalid_argument(broken->reason);
+}
 
 std::uint64_t metadata_alignment(const GgufMetadata& metadata) {
+  std::uint64_t i = 0;
+  for (const GgufMetadataEntry& e : metadata.entries()) {
+    auto broken = gguf_empty_key_rule(i++, e.key);
+    if (!broken) broken = gguf_key_length_rule(e.key);
+    if (broken) invalid_argument(broken->reason);
+    check_value(e.key, e.value);
+  }
   const GgufOwnedValue* a = metadata.find("general.alignment");
   if (!a) return kGgufDefaultAlignment;
-  if (a->type() != GgufType::UInt32)
-    invalid_argument("general.alignment has type " + std::string(gguf_type_name(a->type())) + ", expected u32");
-  const std::uint64_t v = a->raw_bits();
-  if (!std::has_single_bit(v))
-    invalid_argument("general.alignment is " + std::to_string(v) + ", expected a power of two");
-  if (v > kGgufMaxAlignment)
-    invalid_argument("general.alignment is " + std::to_string(v) + ", more than ggml's limit of " +
-                     std::to_string(kGgufMaxAlignment));
-  return v;
+  if (auto broken = gguf_alignment_rule(a->type(), a->raw_bits())) invalid_argument(broken->reason);
+  return a->raw_bits();
 }
 
 void check_tensor(const GgufWriterTensor& t) {
-  if (!t.format) return;  // an unknown type: its stored size is all there is
-  std::optional<std::uint64_t> elements = 1;
-  for (const std::uint64_t n : t.ne) elements = elements ? checked_mul(*elements, n) : std::nullopt;
-  const std::uint64_t block = t.format->block_elements;
-  if (!elements || t.ne.empty() || t.ne[0] % block != 0 ||
-      checked_mul(*elements / block, t.format->block_bytes) != std::optional<std::uint64_t>(t.byte_size))
-    invalid_argument("tensor " + t.name + ": " + std::to_string(t.byte_size) + " bytes do not fit its shape and type " +
-                     std::string(t.format->gguf_name));
+  const std::string who = "tensor " + gguf_quoted(t.name);
+  if (auto broken = gguf_tensor_name_rule(who, t.name)) invalid_argument(broken->reason);
+  const GgufTensorSize size = gguf_tensor_size(who, t.ggml_type, t.format, t.ne);
+  if (!size.problem.empty()) invalid_argument(size.problem);
+  if (size.bytes && *size.bytes != t.byte_size)
+    invalid_argument(who + ": " + std::to_string(t.byte_size) + " bytes do not fit its shape and type " +
+                     std::string(t.format->gguf_name) + " (" + std::to_string(*size.bytes) + " bytes)");
+  if (t.producer && t.source) invalid_argument(who + " has both a source and a producer");
+  if (!t.producer && !t.source) invalid_argument(who + " has no source");
 }
 
 std::vector<std::byte> serialize(const GgufMetadata& metadata, std::span<const GgufWriterTensor> tensors,
                                  std::span<const std::uint64_t> offsets, const GgufWriteOptions& options) {
-  HeaderBytes h(options.big_endian);
-  // The magic is the bytes "GGUF" in either order, as ggml and gguf_convert_endian.py keep it.
-  h.number(kGgufMagic, 4);
-  if (options.big_endian) std::reverse(h.bytes().end() - 4, h.bytes().end());
-  h.u32(options.version);
-  h.u64(tensors.size());
-  h.u64(metadata.size());
-  for (const auto& e : metadata.entries()) h.record(e);
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
-    const auto& t = tensors[i];
-    h.string(t.name);
-    h.u32(static_cast<std::uint32_t>(t.ne.size()));
-    for (const std::uint64_t n : t.ne) h.u64(n);
-    h.u32(t.ggml_type);
-    h.u64(offsets[i]);
-  }
-  return std::move(h.bytes());
-}
-
-// Bytes of a kGgufPaddingKey record holding a string of n bytes.
-std::uint64_t padding_record_bytes(std::uint64_t n) {
-  return kGgufStringLengthBytes + kGgufPaddingKey.size() + kGgufValueTypeBytes + kGgufStringLengthBytes + n;
+  gguf_detail::HeaderSink sink(options.big_endian, /*count_only=*/false);
+  gguf_detail::serialize_metadata(sink, metadata, tensors.size(), options.version);
+  for (std::size_t i = 0; i < tensors.size(); ++i) gguf_detail::serialize_tensor_info(sink, tensors[i], offsets[i]);
+  return sink.take();
 }
 
 bool needs_swap(const GgufWriterTensor& t, const GgufWriteOptions& options) {
@@ -144,12 +96,75 @@ void swapped_copy(const GgufWriterTensor& t, const CopySource& from, AtomicFile&
   stats.buffer_copied += t.byte_size;
 }
 
+// A produced tensor's bytes, written at the output's position; swapped by whole blocks when the
+// producer's byte order is not the file's.
+class ProducedSink final : public GgufTensorSink {
+ public:
+  ProducedSink(const GgufWriterTensor& t, AtomicFile& out, bool swap) : t_(t), out_(out), swap_(swap) {}
+
+  void write(std::span<const std::byte> bytes) override {
+    if (bytes.size() > remaining())
+      invalid_argument("tensor " + gguf_quoted(t_.name) + ": its producer wrote more than its " +
+                       std::to_string(t_.byte_size) + " bytes");
+    written_ += bytes.size();
+    if (!swap_) return out_.write(bytes.data(), bytes.size());
+    // Whole blocks are swapped and written; a partial one waits for the rest of its bytes.
+    pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+    const std::size_t whole = pending_.size() - pending_.size() % t_.format->block_bytes;
+    swap_byte_order(*t_.format, std::span(pending_.data(), whole));
+    out_.write(pending_.data(), whole);
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
+  }
+  std::uint64_t remaining() const override { return t_.byte_size - written_; }
+
+ private:
+  const GgufWriterTensor& t_;
+  AtomicFile& out_;
+  bool swap_;
+  std::uint64_t written_ = 0;
+  std::vector<std::byte> pending_;
+};
+
+void produce(const GgufWriterTensor& t, AtomicFile& out, bool swap, GgufWriteStats& stats) {
+  ProducedSink sink(t, out, swap);
+  t.producer(sink);
+  if (sink.remaining() != 0)
+    invalid_argument("tensor " + gguf_quoted(t.name) + ": its producer wrote " +
+                     std::to_string(t.byte_size - sink.remaining()) + " of its " + std::to_string(t.byte_size) +
+                     " bytes");
+  stats.produced += t.byte_size;
+}
+
 }  // namespace
+
+GgufWriterTensor gguf_produced_tensor(std::string name, std::vector<std::uint64_t> ne, const BlockFormat& format,
+                                      GgufTensorProducer producer) {
+  const std::string who = "tensor " + gguf_quoted(name);
+  if (auto broken = gguf_tensor_name_rule(who, name)) invalid_argument(broken->reason);
+  const GgufTensorSize size = gguf_tensor_size(who, format.ggml_type, &format, ne);
+  if (!size.problem.empty()) invalid_argument(size.problem);
+  GgufWriterTensor t;
+  t.name = std::move(name);
+  t.ne = std::move(ne);
+  t.ggml_type = format.ggml_type;
+  t.format = &format;
+  t.byte_size = *size.bytes;
+  t.producer = std::move(producer);
+  return t;
+}
 
 GgufWriterTensor gguf_writer_tensor(const GgufModel& model, const TensorInfo& tensor) {
   const GgufFile& shard = model.shards().at(tensor.shard);
-  return GgufWriterTensor{std::string(tensor.name), tensor.ne, tensor.ggml_type,   tensor.format,
-                          tensor.byte_size,         &shard,    tensor.file_offset, shard.big_endian};
+  GgufWriterTensor t;
+  t.name = std::string(tensor.name);
+  t.ne = tensor.ne;
+  t.ggml_type = tensor.ggml_type;
+  t.format = tensor.format;
+  t.byte_size = tensor.byte_size;
+  t.source = &shard;
+  t.source_offset = tensor.file_offset;
+  t.source_big_endian = shard.big_endian;
+  return t;
 }
 
 GgufLayoutPlan gguf_plan(const GgufMetadata& metadata, std::span<const GgufWriterTensor> tensors,
@@ -164,7 +179,7 @@ GgufLayoutPlan gguf_plan(const GgufMetadata& metadata, std::span<const GgufWrite
   std::set<std::string_view> names;
   std::vector<std::uint64_t> sizes;
   for (const auto& t : tensors) {
-    if (!names.insert(t.name).second) invalid_argument("tensor " + t.name + " appears twice");
+    if (!names.insert(t.name).second) invalid_argument("tensor " + gguf_quoted(t.name) + " appears twice");
     check_tensor(t);
     sizes.push_back(t.byte_size);
   }
@@ -182,7 +197,9 @@ GgufLayoutPlan gguf_plan(const GgufMetadata& metadata, std::span<const GgufWrite
     if (reachable && *data_offset % kGgufCloneBlock != want) {
       // The smallest start past the header and a padding record that has the wanted remainder:
       // the padding string fills the header exactly up to it.
-      const std::uint64_t least = header.size() + padding_record_bytes(0);
+      GgufMetadata empty_padding;
+      empty_padding.set(kGgufPaddingKey, GgufOwnedValue::string({}));
+      const std::uint64_t least = header.size() + gguf_metadata_bytes(empty_padding) - gguf_metadata_bytes({});
       const std::uint64_t start = least + (want + kGgufCloneBlock - least % kGgufCloneBlock) % kGgufCloneBlock;
       plan.padding_bytes = start - least;
       md.set(kGgufPaddingKey, GgufOwnedValue::string(std::string(plan.padding_bytes, ' ')));
@@ -211,7 +228,7 @@ GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span
   std::vector<std::string> unknown;
   for (const auto& t : tensors) {
     if (needs_swap(t, options) && !t.format) unknown.push_back(t.name + " (type " + std::to_string(t.ggml_type) + ")");
-    if (!t.source) invalid_argument("tensor " + t.name + " has no source");
+    if (!t.source == !t.producer) invalid_argument("tensor " + gguf_quoted(t.name) + " needs one source or producer");
   }
   if (!unknown.empty()) {
     std::string list;
@@ -226,6 +243,11 @@ GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span
     const auto& t = tensors[i];
     const std::uint64_t at = plan.data_offset + plan.tensor_offsets[i];
     write_zeros(out, at - out.position());
+    if (t.producer) {
+      produce(t, out, needs_swap(t, options), stats);
+      ++i;
+      continue;
+    }
     auto it = sources.find(t.source);
     if (it == sources.end()) it = sources.emplace(t.source, CopySource(t.source->source, t.source->path)).first;
     if (needs_swap(t, options)) {

@@ -124,8 +124,7 @@ AtomicFile AtomicFile::create(const std::string& path, Options options) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail(ErrorKind::Io, "output path " + path + " is a directory");
-    if (S_ISREG(st.st_mode) && !options.replaces_input && is_process_input(st.st_dev, st.st_ino))
-      fail(ErrorKind::InvalidArgument, "refusing to write to " + path + ": it is one of the input files");
+    if (S_ISREG(st.st_mode) && !options.replaces_input) refuse_output_onto_input(path);
     if (!S_ISREG(st.st_mode)) {
       const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
       if (fd < 0) fail_io("cannot open", path, errno);

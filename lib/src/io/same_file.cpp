@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "onnxq/core/error.hpp"
+
 namespace onnxq {
 namespace {
 
@@ -67,6 +69,12 @@ void note_input_file(const std::string& path) {
 bool is_process_input(dev_t device, ino_t inode) {
   const FileId id{device, inode};
   return is_noted(id) || is_open_descriptor(id) || is_mapped(id);
+}
+
+void refuse_output_onto_input(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && is_process_input(st.st_dev, st.st_ino))
+    throw Error(ErrorKind::InvalidArgument, "refusing to write to " + path + ": it is one of the input files");
 }
 
 }  // namespace onnxq

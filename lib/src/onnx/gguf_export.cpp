@@ -6,6 +6,7 @@
 #include <set>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/io/atomic_file.hpp"
 #include "onnxq/io/remote_file.hpp"
 
@@ -60,9 +61,7 @@ DType onnx_export_dtype(const BlockFormat& format, std::optional<DType> float_dt
   if (float_dtype && *float_dtype != DType::Float && *float_dtype != DType::Float16 && *float_dtype != DType::BFloat16)
     invalid_argument("export: the float type must be FLOAT, FLOAT16 or BFLOAT16, got " +
                      std::string(dtype_info(*float_dtype).onnx_name));
-  if (format.is_block_format()) return float_dtype.value_or(DType::Float);
-  if (dtype_info(format.plain_dtype).is_integer) return format.plain_dtype;  // integers stay exact
-  return float_dtype.value_or(format.plain_dtype);
+  return export_decode_dtype(format, float_dtype);
 }
 
 OnnxModel gguf_onnx_model(const GgufModel& model, std::span<const TensorInfo* const> tensors,

@@ -12,7 +12,6 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
-#include "onnxq/io/mapping_guard.hpp"
 #include "stream/thread_choice.hpp"
 
 namespace onnxq {
@@ -122,7 +121,7 @@ class Stream {
     const std::span<const std::byte> blocks = source_.blocks(first, n, buffer.scratch);
     const auto t1 = times ? Clock::now() : Clock::time_point{};
     decode_blocks(source_.format(), blocks, 0, n, dtype_, buffer.out.get(), 1);
-    throw_if_mapped_file_changed();  // the input shrank: the chunk holds zeros read past its end
+    source_.check();  // the input shrank: the chunk holds zeros read past its end
     if (times) {
       times->read = t1 - t0;
       times->decode = Clock::now() - t1;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "onnxq/core/dtype.hpp"
@@ -21,6 +22,10 @@ namespace onnxq {
 bool can_decode_to(const BlockFormat& format, DType out_dtype);
 // The natural output dtype: the plain type's own dtype for integers, else FLOAT.
 DType default_decode_dtype(const BlockFormat& format);
+// The dtype an exported tensor has (safetensors and ONNX alike): `float_dtype` (default FLOAT) for
+// block formats; a plain float tensor's own type unless `float_dtype` asks for another; integers
+// always their own, exact.
+DType export_decode_dtype(const BlockFormat& format, std::optional<DType> float_dtype);
 
 // Decodes blocks [first_block, first_block + block_count) of `src` (a tensor's packed
 // bytes, block i at byte i * block_bytes) into `dst`, which receives
@@ -32,8 +37,8 @@ void decode_blocks(const BlockFormat& format, std::span<const std::byte> src, st
 
 // The same over any BlockSource (a GGUF tensor, packed bytes in memory): the source hands out
 // each chunk (onnxq/core/parallel.hpp's kChunkElements) into a scratch buffer per thread where
-// it is not a view, so memory stays bounded; after each chunk the mapping guard is checked
-// (onnxq/io/mapping_guard.hpp). Throws Error(InvalidArgument) for a range outside the source.
+// it is not a view, so memory stays bounded; after each chunk the source is checked
+// (BlockSource::check). Throws Error(InvalidArgument) for a range outside the source.
 void decode_blocks(const BlockSource& src, std::uint64_t first_block, std::uint64_t block_count, DType out_dtype,
                    void* dst, int threads = 0);
 

@@ -20,12 +20,16 @@ class BlockSource {
   // Blocks [first, first + count) with little-endian numbers: a view of memory that already
   // holds them, or `scratch` filled (read, byte-swapped). Throws Error(InvalidArgument) for a
   // range outside the source. A view of a mapped file is read when the caller reads it; the
-  // caller then calls throw_if_mapped_file_changed() (onnxq/io/mapping_guard.hpp).
+  // caller then calls check().
   virtual std::span<const std::byte> blocks(std::uint64_t first, std::uint64_t count,
                                             std::vector<std::byte>& scratch) const = 0;
   // All blocks as one view, when blocks() of any range would be a view of it (the bytes are in
   // memory, little-endian): a decoder may then hand the whole range to its kernels at once.
   virtual std::optional<std::span<const std::byte>> view() const { return std::nullopt; }
+  // Throws Error(Io) when the bytes handed out since were not the source's (a mapped file that
+  // shrank while they were read reads as zeros): a consumer calls it after using each range.
+  // Memory that cannot change has nothing to check.
+  virtual void check() const {}
 };
 
 // Packed bytes in memory (whole blocks). `big_endian`: their multi-byte numbers are stored

@@ -14,9 +14,6 @@
 
 namespace onnxq {
 
-// Shards are numbered with 5 digits.
-inline constexpr std::uint64_t kGgufSplitMaxShards = 99999;
-
 // The keys, with the types gguf-split writes.
 inline constexpr std::string_view kGgufSplitNoKey = "split.no";  // 0-based shard index
 inline constexpr GgufType kGgufSplitNoType = GgufType::UInt16;
@@ -24,6 +21,14 @@ inline constexpr std::string_view kGgufSplitCountKey = "split.count";
 inline constexpr GgufType kGgufSplitCountType = GgufType::UInt16;
 inline constexpr std::string_view kGgufSplitTensorsCountKey = "split.tensors.count";  // in the whole model
 inline constexpr GgufType kGgufSplitTensorsCountType = GgufType::Int32;
+
+// The most shards a split model has: what split.count's type holds (the names' five digits would
+// number more).
+inline constexpr std::uint64_t kGgufSplitMaxShards =
+    (std::uint64_t{1} << (8 * gguf_scalar_size(kGgufSplitCountType))) - 1;
+// The most tensors it has: what split.tensors.count's type holds (a signed type: half its range).
+inline constexpr std::uint64_t kGgufSplitMaxTensors =
+    (std::uint64_t{1} << (8 * gguf_scalar_size(kGgufSplitTensorsCountType) - 1)) - 1;
 
 // A shard's file name taken apart.
 struct GgufSplitName {

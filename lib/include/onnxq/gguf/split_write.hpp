@@ -37,7 +37,7 @@ struct GgufFilePlan {
 
 // The shards of `model` (any model: a single file, or the shards of a split, which are
 // re-split). Throws Error(InvalidArgument) for limits that are not one positive number, for more
-// than 65535 shards (split.count is a u16), and for a shard that would be one of the model's
+// than kGgufSplitMaxShards shards (what split.count holds), and for a shard that would be one of the model's
 // own files.
 std::vector<GgufFilePlan> gguf_plan_split(const GgufModel& model, const std::string& prefix,
                                           const GgufSplitLimits& limits);

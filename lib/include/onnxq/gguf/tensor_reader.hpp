@@ -71,7 +71,7 @@ class TensorReader final : public BlockSource {
   }
   // Throws Error(Io) naming the file when bytes handed out may have been zeros read past the new
   // end of a mapped file that shrank (call it once the bytes were used).
-  void check() const;
+  void check() const override;
   // A hint that stored bytes [offset, offset + length) are read next (a mapping faults them in
   // at once). Never throws.
   void prefetch(std::uint64_t offset, std::uint64_t length) const noexcept;

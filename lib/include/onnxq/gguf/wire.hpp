@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace onnxq {
@@ -39,7 +40,15 @@ enum class GgufType : std::uint32_t {
 };
 inline constexpr GgufType kGgufLastType = GgufType::Float64;
 inline constexpr bool gguf_type_valid(std::uint32_t t) { return t <= static_cast<std::uint32_t>(kGgufLastType); }
-std::string_view gguf_type_name(GgufType type);  // "u8", "i8", ..., "str", "arr"
+std::string_view gguf_type_name(GgufType type);                  // "u8", "i8", ..., "str", "arr"
+std::optional<GgufType> gguf_type_named(std::string_view name);  // the inverse; nullopt for another name
+inline constexpr bool gguf_type_is_signed(GgufType t) {
+  return t == GgufType::Int8 || t == GgufType::Int16 || t == GgufType::Int32 || t == GgufType::Int64;
+}
+inline constexpr bool gguf_type_is_integer(GgufType t) {
+  return gguf_type_is_signed(t) || t == GgufType::UInt8 || t == GgufType::UInt16 || t == GgufType::UInt32 ||
+         t == GgufType::UInt64;
+}
 
 // Bytes of one scalar of `type`; 0 for strings and arrays, whose size depends on their contents.
 inline constexpr std::uint64_t gguf_scalar_size(GgufType type) {

@@ -2,11 +2,15 @@
 // descriptors, in either byte order, laid out exactly as ggml lays a file out (the data section
 // at the end of the tensor infos padded to general.alignment, each tensor at the running padded
 // offset, zeros between), and the tensors' bytes copied from the files they come from
-// (copy_range.hpp: in the kernel where it can, by reads and writes where it cannot).
+// (copy_range.hpp: in the kernel where it can, by reads and writes where it cannot) or written by
+// a producer (a tensor of a new type or shape, e.g. a quantizer's, one tensor in memory at a time).
+// The writer applies the rule book (rules.hpp): it refuses to lay out a file that onnxq's reader or
+// ggml's would refuse, with a one-line error naming the key or the tensor.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,7 +30,22 @@ inline constexpr std::string_view kGgufPaddingKey = "onnxq.header_padding";
 // The file-system block the data section's position is kept modulo (reflinks share whole blocks).
 inline constexpr std::uint64_t kGgufCloneBlock = 4096;
 
-// One tensor of the file written: its descriptor, and where its bytes come from.
+// Where a produced tensor's bytes go: the output file, at the tensor's offset, in order.
+class GgufTensorSink {
+ public:
+  virtual ~GgufTensorSink() = default;
+  // Appends the next bytes of the tensor. Throws Error(InvalidArgument) naming the tensor past its
+  // byte size, Error(Io) on a write failure.
+  virtual void write(std::span<const std::byte> bytes) = 0;
+  virtual std::uint64_t remaining() const = 0;  // bytes still to write
+};
+// Writes the tensor's bytes, all of them, to the sink (in the byte order GgufWriterTensor says).
+// Whatever it throws stops the write and reaches gguf_write's caller, who leaves the output
+// uncommitted (nothing is named).
+using GgufTensorProducer = std::function<void(GgufTensorSink&)>;
+
+// One tensor of the file written: its descriptor, and where its bytes come from (a source range
+// or a producer: exactly one).
 struct GgufWriterTensor {
   std::string name;
   std::vector<std::uint64_t> ne;  // GGUF order
@@ -35,11 +54,17 @@ struct GgufWriterTensor {
   std::uint64_t byte_size = 0;
   const GgufFile* source = nullptr;  // bytes [source_offset, source_offset + byte_size) of this file
   std::uint64_t source_offset = 0;
-  bool source_big_endian = false;  // the byte order the bytes are stored in
+  bool source_big_endian = false;  // the byte order the bytes are stored in (or produced in)
+  GgufTensorProducer producer;     // or the bytes come from it, when set
 };
 
 // The tensor as stored in its model's shard, to be copied as it is.
 GgufWriterTensor gguf_writer_tensor(const GgufModel& model, const TensorInfo& tensor);
+// A tensor of `format` and shape `ne` (GGUF order) whose little-endian bytes `producer` writes, its
+// byte size from the rule book. Throws Error(InvalidArgument) naming it for a shape or name that
+// breaks a rule.
+GgufWriterTensor gguf_produced_tensor(std::string name, std::vector<std::uint64_t> ne, const BlockFormat& format,
+                                      GgufTensorProducer producer);
 
 struct GgufWriteOptions {
   std::uint32_t version = 3;
@@ -61,24 +86,49 @@ struct GgufLayoutPlan {
 };
 
 // Lays out a file. The alignment is the metadata's general.alignment (a u32 power of two, at most
-// kGgufMaxAlignment), or 32. Throws Error(InvalidArgument) for a bad general.alignment, a
-// duplicate tensor name, a tensor whose byte size its type and shape do not give, or a file
-// past 64 bits.
+// kGgufMaxAlignment), or 32. Throws Error(InvalidArgument), one line naming the key or tensor,
+// for whatever breaks the rule book (rules.hpp): an empty or overlong key, a string or array
+// past ggml's limits, a bad general.alignment, a tensor name past 63 bytes or twice, a shape of
+// no or too many dimensions, a tensor whose byte size its type and shape do not give; or for a
+// file past 64 bits.
 GgufLayoutPlan gguf_plan(const GgufMetadata& metadata, std::span<const GgufWriterTensor> tensors,
                          const GgufWriteOptions& options);
+
+// The header's size before anything is laid out, counted by the serializer that writes it: the
+// bytes up to the first tensor info (magic, version, counts, the metadata records), and one
+// tensor-info record.
+std::uint64_t gguf_metadata_bytes(const GgufMetadata& metadata);
+std::uint64_t gguf_tensor_info_bytes(const GgufWriterTensor& tensor);
 
 // What gguf_write did, for a front end's summary.
 struct GgufWriteStats {
   std::uint64_t kernel_copied = 0;  // data-section bytes moved by copy_file_range
   std::uint64_t buffer_copied = 0;  // data-section bytes read and written (remote, swapped, fallback)
+  std::uint64_t produced = 0;       // data-section bytes written by producers
 };
 
 // Writes the planned file into `out` (from its start; not committed: the caller commits).
 // Tensors whose byte order differs from options.big_endian are swapped by their format's field
 // kinds (a tensor of unknown format then throws Error(Unsupported) naming it, before anything is
-// written). Throws Error(Io) on a read or write failure.
+// written). Produced tensors are written by their producers in file order; one that writes fewer
+// or more bytes than its size throws Error(InvalidArgument) naming it. Throws Error(Io) on a read
+// or write failure.
 GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span<const GgufWriterTensor> tensors,
                           const GgufWriteOptions& options);
+
+// One file of `model` rewritten (edit, convert-endian): its own tensors under `metadata`, laid out
+// by `options`, to `path`, or when `path` is empty over the file itself (the file a symlink names;
+// flushed to disk before it takes the name). The output is created by `create` (default:
+// AtomicFile::create) and committed only when whole.
+struct GgufRewrite {
+  std::string path;  // the file written
+  GgufLayoutPlan plan;
+  GgufWriteStats stats;
+};
+using GgufOutputCreator = std::function<AtomicFile(const std::string& path, const AtomicFile::Options& options)>;
+GgufRewrite gguf_rewrite_file(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
+                              const GgufWriteOptions& options, const std::string& path,
+                              const GgufOutputCreator& create = {});
 
 // The tensors whose bytes a byte-order change cannot convert (unknown type), as "NAME (type N)".
 std::vector<std::string> gguf_unconvertible_tensors(std::span<const GgufWriterTensor> tensors);

@@ -18,4 +18,9 @@ void note_input_file(const std::string& path);
 // .npy file stays mapped while its tensors are in use, its descriptor already closed).
 bool is_process_input(dev_t device, ino_t inode);
 
+// Throws Error(InvalidArgument) "refusing to write to PATH: it is one of the input files" when
+// `path` names an existing regular file that is one of the process's inputs; AtomicFile::create
+// applies it, and planners that must refuse before anything is opened call it first.
+void refuse_output_onto_input(const std::string& path);
+
 }  // namespace onnxq

@@ -1,5 +1,5 @@
-// Parsing and applying onnxq edit's metadata changes.
-#include "metadata_edit.hpp"
+// The metadata edit plan: parsing the edits' text and JSON into typed values, and applying them.
+#include "onnxq/gguf/metadata_edit.hpp"
 
 #include <fnmatch.h>
 
@@ -12,7 +12,8 @@
 
 #include "onnxq/core/error.hpp"
 
-namespace onnxq::cli {
+namespace onnxq {
+namespace metadata_edit_detail {
 namespace {
 
 using EditJson = nlohmann::json;
@@ -28,35 +29,21 @@ KeyValueText split_assignment(const std::string& option, const std::string& text
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-std::optional<GgufType> type_named(std::string_view name) {
-  for (std::uint32_t t = 0; gguf_type_valid(t); ++t)
-    if (gguf_type_name(static_cast<GgufType>(t)) == name) return static_cast<GgufType>(t);
-  return std::nullopt;
-}
-
 // "TYPE:REST" when TYPE is a value type's name.
 std::optional<std::pair<GgufType, std::string>> typed(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) return std::nullopt;
-  const auto type = type_named(std::string_view(text).substr(0, colon));
+  const auto type = gguf_type_named(std::string_view(text).substr(0, colon));
   if (!type) return std::nullopt;
   return std::make_pair(*type, text.substr(colon + 1));
 }
 
 const char* kTypeList = "u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, bool, str";
 
-bool is_integer_type(GgufType t) {
-  return t == GgufType::UInt8 || t == GgufType::Int8 || t == GgufType::UInt16 || t == GgufType::Int16 ||
-         t == GgufType::UInt32 || t == GgufType::Int32 || t == GgufType::UInt64 || t == GgufType::Int64;
-}
-bool is_signed(GgufType t) {
-  return t == GgufType::Int8 || t == GgufType::Int16 || t == GgufType::Int32 || t == GgufType::Int64;
-}
-
 // The value of an integer type from its numeric value, range checked.
 std::optional<GgufOwnedValue> integer_value(GgufType type, std::int64_t v, bool negative_ok, std::uint64_t u) {
   const std::uint64_t bits = gguf_scalar_size(type) * 8;
-  if (is_signed(type)) {
+  if (gguf_type_is_signed(type)) {
     if (!negative_ok && u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
     const std::int64_t s = negative_ok ? v : static_cast<std::int64_t>(u);
     const std::int64_t lo = bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
@@ -141,11 +128,11 @@ GgufOwnedValue from_json(const std::string& where, const EditJson& j, std::optio
       // Integers and floats mixed make floats; otherwise every element must be of one kind.
       for (const EditJson& e : j) {
         const GgufType k = infer_type(where, e);
-        if (!et || (is_integer_type(*et) && k == GgufType::Float32))
+        if (!et || (gguf_type_is_integer(*et) && k == GgufType::Float32))
           et = k;
         else if (*et == GgufType::Int32 && k == GgufType::Int64)
           et = k;
-        else if (*et != k && !(*et == GgufType::Float32 && is_integer_type(k)) &&
+        else if (*et != k && !(*et == GgufType::Float32 && gguf_type_is_integer(k)) &&
                  !(*et == GgufType::Int64 && k == GgufType::Int32))
           invalid_argument(where + ": the array mixes " + std::string(gguf_type_name(*et)) + " and " +
                            std::string(gguf_type_name(k)) + " elements; give a type, e.g. KEY=f32:[...]");
@@ -183,9 +170,9 @@ std::string quoted(const std::string& text, std::size_t width) {
 
 void record_set(std::vector<MetadataChange>& changes, GgufMetadata& md, const std::string& key, GgufOwnedValue v) {
   if (const GgufOwnedValue* old = md.find(key)) {
-    changes.push_back({MetadataChange::Set, key, describe_value(*old) + " -> " + describe_value(v)});
+    changes.push_back({MetadataChange::Set, key, describe_metadata_value(*old) + " -> " + describe_metadata_value(v)});
   } else {
-    changes.push_back({MetadataChange::Add, key, describe_value(v)});
+    changes.push_back({MetadataChange::Add, key, describe_metadata_value(v)});
   }
   md.set(key, std::move(v));
 }
@@ -223,8 +210,10 @@ std::uint64_t token_id(const GgufMetadata& md, const std::string& where, const s
 }
 
 }  // namespace
+}  // namespace metadata_edit_detail
 
-std::string describe_value(const GgufOwnedValue& v, std::size_t width) {
+std::string describe_metadata_value(const GgufOwnedValue& v, std::size_t width) {
+  using namespace metadata_edit_detail;
   const std::string type(gguf_type_name(v.type()));
   switch (v.type()) {
     case GgufType::String: return "str " + quoted(v.text(), width);
@@ -243,7 +232,7 @@ std::string describe_value(const GgufOwnedValue& v, std::size_t width) {
     }
     default: break;
   }
-  if (is_signed(v.type())) {
+  if (gguf_type_is_signed(v.type())) {
     const std::uint64_t bits = gguf_scalar_size(v.type()) * 8;
     const std::int64_t s = bits == 64 ? static_cast<std::int64_t>(v.raw_bits())
                                       : static_cast<std::int64_t>(v.raw_bits() << (64 - bits)) >> (64 - bits);
@@ -252,28 +241,30 @@ std::string describe_value(const GgufOwnedValue& v, std::size_t width) {
   return type + " " + std::to_string(v.raw_bits());
 }
 
-std::vector<MetadataChange> apply_edits(GgufMetadata& md, const MetadataEdits& edits) {
+std::vector<MetadataChange> apply_metadata_edits(GgufMetadata& md, const MetadataEdits& edits) {
+  using namespace metadata_edit_detail;
+  const MetadataEditNames& n = edits.names;
   std::vector<MetadataChange> changes;
   for (const std::string& pattern : edits.remove) {
     std::vector<std::string> matched;
     for (const auto& e : md.entries())
       if (::fnmatch(pattern.c_str(), e.key.c_str(), 0) == 0) matched.push_back(e.key);
-    if (matched.empty()) invalid_argument("--remove " + pattern + ": no metadata key matches");
+    if (matched.empty()) invalid_argument(n.remove + " " + pattern + ": no metadata key matches");
     for (const std::string& key : matched) {
-      changes.push_back({MetadataChange::Remove, key, describe_value(*md.find(key))});
+      changes.push_back({MetadataChange::Remove, key, describe_metadata_value(*md.find(key))});
       md.remove(key);
     }
   }
   for (const std::string& text : edits.rename) {
-    const auto [from, to] = split_assignment("--rename", text);
-    if (!md.find(from)) invalid_argument("--rename " + text + ": no metadata key '" + from + "'");
-    if (to.empty() || md.find(to)) invalid_argument("--rename " + text + ": the key '" + to + "' exists already");
+    const auto [from, to] = split_assignment(n.rename, text);
+    if (!md.find(from)) invalid_argument(n.rename + " " + text + ": no metadata key '" + from + "'");
+    if (md.find(to)) invalid_argument(n.rename + " " + text + ": the key '" + to + "' exists already");
     md.rename(from, to);
     changes.push_back({MetadataChange::Rename, from, to});
   }
   for (const std::string& text : edits.set) {
-    const auto [key, value] = split_assignment("--set", text);
-    const std::string where = "--set " + key;
+    const auto [key, value] = split_assignment(n.set, text);
+    const std::string where = n.set + " " + key;
     const GgufOwnedValue* old = md.find(key);
     if (old) {
       record_set(changes, md, key, scalar_from_text(where, old->type(), value));
@@ -285,8 +276,8 @@ std::vector<MetadataChange> apply_edits(GgufMetadata& md, const MetadataEdits& e
     record_set(changes, md, key, scalar_from_text(where, t->first, t->second));
   }
   for (const std::string& text : edits.set_json) {
-    const auto [key, value] = split_assignment("--set-json", text);
-    const std::string where = "--set-json " + key;
+    const auto [key, value] = split_assignment(n.set_json, text);
+    const std::string where = n.set_json + " " + key;
     std::optional<GgufType> type, element;
     std::string json_text = value;
     if (const auto t = typed(value)) {
@@ -305,21 +296,22 @@ std::vector<MetadataChange> apply_edits(GgufMetadata& md, const MetadataEdits& e
   if (edits.chat_template_given)
     record_set(changes, md, "tokenizer.chat_template", GgufOwnedValue::string(edits.chat_template));
   for (const std::string& text : edits.special_tokens) {
-    const auto [name, value] = split_assignment("--special-token", text);
+    const auto [name, value] = split_assignment(n.special_token, text);
     const SpecialToken* token = nullptr;
     for (const auto& t : kSpecialTokens)
       if (t.name == name) token = &t;
-    if (!token) invalid_argument("--special-token " + text + ": expected bos, eos, pad, unk, sep, cls or mask");
+    if (!token) invalid_argument(n.special_token + " " + text + ": expected bos, eos, pad, unk, sep, cls or mask");
     const std::string key(token->key);
-    const std::uint64_t id = token_id(md, "--special-token " + name, value);
+    const std::uint64_t id = token_id(md, n.special_token + " " + name, value);
     const GgufOwnedValue* old = md.find(key);
-    const GgufType type = old && is_integer_type(old->type()) ? old->type() : GgufType::UInt32;
+    const GgufType type = old && gguf_type_is_integer(old->type()) ? old->type() : GgufType::UInt32;
     const auto v = integer_value(type, 0, false, id);
     if (!v)
-      invalid_argument("--special-token " + text + ": id " + std::to_string(id) + " does not fit " + key + "'s type");
+      invalid_argument(n.special_token + " " + text + ": id " + std::to_string(id) + " does not fit " + key +
+                       "'s type");
     record_set(changes, md, key, *v);
   }
   return changes;
 }
 
-}  // namespace onnxq::cli
+}  // namespace onnxq

@@ -1,11 +1,11 @@
-#include "hash_manifest.hpp"
+#include "onnxq/hash/manifest.hpp"
 
 #include <cctype>
 #include <fstream>
 
 #include "onnxq/core/error.hpp"
 
-namespace onnxq::cli {
+namespace onnxq {
 namespace {
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -65,4 +65,19 @@ HashSelection strongest_type(const HashSelection& present) {
   return pick;
 }
 
-}  // namespace onnxq::cli
+HashSelection manifest_check_types(const HashManifest& manifest, const std::string& path, HashSelection requested) {
+  if (!manifest.types().any())
+    invalid_input(path + ": no line starts with a known hash type (xxh64, xxh3, sha1, sha256, uuid)");
+  return requested.any() ? requested : strongest_type(manifest.types());
+}
+
+std::string manifest_entry_name(const std::string& file, const HashRow& row) {
+  return row.tensor ? file + ":" + std::string(row.tensor->name) : file;
+}
+
+ManifestVerdict manifest_verdict(const HashManifest& manifest, const std::string& file, const HashRow& row) {
+  const auto expected = manifest.find(row.type, manifest_entry_name(file, row));
+  return !expected ? ManifestVerdict::NotFound : *expected == row.hex ? ManifestVerdict::Ok : ManifestVerdict::Mismatch;
+}
+
+}  // namespace onnxq
