@@ -8,14 +8,13 @@
 // that is what makes the bytes equal. Where ggml aborts (an assertion), which it reaches only once
 // squared sums overflow, we throw RowFailure; also where its overflow fallback would read past the
 // row (best_neighbour2), since its bytes then depend on memory outside the row.
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
 
 #include "formats/codebooks.hpp"
+#include "quantize/grid_search.hpp"
 #include "quantize/iq2_maps.hpp"
 #include "quantize/kernels.hpp"
 #include "quantize/rounding.hpp"
@@ -23,73 +22,19 @@
 namespace onnxq::quantize {
 namespace {
 
-constexpr int kSuperBlock = 256;
 constexpr float kFltMax = 3.40282347e+38f;
 
-// ggml's nearest_int, bit for bit (also outside its exact range, and for inf/NaN).
-inline int round_magic(float v) {
-  const float shifted = v + 12582912.f;
-  return static_cast<int>(std::bit_cast<std::uint32_t>(shifted) & 0x007FFFFFu) - 0x00400000;
-}
-
-inline float max_of(float a, float b) { return a > b ? a : b; }  // ggml's MAX
-
-inline int grid_level(std::uint64_t point, int i) { return static_cast<int>((point >> (8 * i)) & 0xFF) >> 1; }
-
-// A row ggml cannot quantize, turned into RowFailure per row: an assertion (`undefined` false), or
-// its whole-grid fallback reading past the row (`undefined` true: ggml's bytes would depend on
-// memory outside the row).
-struct Failed {
-  bool undefined = false;
-};
-
-// The base-3 key of 8 levels (always 0..2 here).
-inline int key_of(const std::int8_t* l) {
-  int key = 0;
-  for (int i = 7; i >= 0; --i) key = 3 * key + l[i];
-  return key;
-}
-
 // ggml's iq1_find_best_neighbour2: the neighbour of smallest sum w*(scale*xg[l] - x)^2 (first on
-// ties); writes its levels. When no neighbour scores below FLT_MAX (the sums overflowed), ggml scans
+// ties, grid_search.hpp's best_neighbour); writes its levels. When no neighbour scores below FLT_MAX (the sums overflowed), ggml scans
 // the whole grid, but with a slip: it subtracts xval[i], i the grid index (0..2047), not the
 // coordinate, so it reads the 2048 values from xval on. We do the same while they lie in the row
 // (`row_end`); past it ggml reads other rows or foreign memory, and we refuse the row instead.
 int best_neighbour2(const IqGridMaps& maps, int key, const float* xval, const float* w, float scale, const float* xg,
                     std::int8_t* levels, const float* row_end) {
-  // A term depends only on the coordinate and its level: the 8 x 3 possible terms are formed once
-  // (same operations, same operands, same floats), indexed by the grid byte 2l+1.
-  float term[8][8];
-  for (int i = 0; i < 8; ++i) {
-    for (int l = 0; l < 3; ++l) {
-      const float diff = scale * xg[l] - xval[i];
-      term[i][2 * l + 1] = w[i] * diff * diff;
-    }
-  }
-  const NeighbourList list = neighbours_of(maps, key);
-  float best_d2 = kFltMax;
-  int best = -1;
-  const int n = list.size();
-  for (int j = 0; j < n; ++j) {
-    const int index = list[j];
-    const std::uint64_t point = maps.grid[index];
-    // Unrolled and without an early exit: unpredictable branches cost more than the adds saved.
-    float d2 = 0;
-    d2 += term[0][point & 7];
-    d2 += term[1][(point >> 8) & 7];
-    d2 += term[2][(point >> 16) & 7];
-    d2 += term[3][(point >> 24) & 7];
-    d2 += term[4][(point >> 32) & 7];
-    d2 += term[5][(point >> 40) & 7];
-    d2 += term[6][(point >> 48) & 7];
-    d2 += term[7][(point >> 56) & 7];
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      best = index;
-    }
-  }
+  int best = best_neighbour(maps, key, xval, w, scale, xg);
   if (best < 0) {
     if (row_end - xval < maps.grid_size) throw Failed{true};
+    float best_d2 = kFltMax;  // no neighbour scored below it
     for (int i = 0; i < maps.grid_size; ++i) {
       const std::uint64_t point = maps.grid[i];
       float d2 = 0;
@@ -104,8 +49,38 @@ int best_neighbour2(const IqGridMaps& maps, int key, const float* xval, const fl
     }
     if (best < 0) throw Failed{};
   }
-  for (int i = 0; i < 8; ++i) levels[i] = static_cast<std::int8_t>(grid_level(maps.grid[best], i));
+  grid_levels(maps.grid[best], levels);
   return best;
+}
+
+// The groups of 8 levels in L moved onto the grid, in ggml's order: an off-grid group becomes its
+// best neighbour (at `scale`, with group k's level values xx[k]); the grid indices go to `index`.
+// Where a group moved, the scale is refitted to the grid points (kept unless both sums are > 0).
+template <int Groups>
+void snap_to_grid(const IqGridMaps& maps, const float* xb, const float* weight, const float* const (&xx)[Groups],
+                  std::int8_t* L, float& scale, std::uint16_t* index, const float* row_end) {
+  bool all_on_grid = true;
+  for (int k = 0; k < Groups; ++k) {
+    const int key = key3_of(L + 8 * k);
+    int grid_index = maps.map[key];
+    if (grid_index < 0) {
+      all_on_grid = false;
+      grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx[k], L + 8 * k, row_end);
+    }
+    index[k] = static_cast<std::uint16_t>(grid_index);
+  }
+  if (all_on_grid) return;
+  float sumqx = 0, sumq2 = 0;
+  for (int k = 0; k < Groups; ++k) {
+    const std::uint64_t point = maps.grid[index[k]];
+    for (int j = 0; j < 8; ++j) {
+      const float w = weight[8 * k + j];
+      const float q = xx[k][grid_level(point, j)];
+      sumqx += w * q * xb[8 * k + j];
+      sumq2 += w * q * q;
+    }
+  }
+  if (sumqx > 0 && sumq2 > 0) scale = sumqx / sumq2;
 }
 
 // The order in which ggml's qsort (glibc's merge sort: stable) puts a sub-block's values: ascending,
@@ -123,10 +98,20 @@ void sort_positions(const float* xb, int* order) {
   }
 }
 
-inline float block_sigma2(const float* xbl) {
-  float sumx2 = 0;
-  for (int i = 0; i < kSuperBlock; ++i) sumx2 += xbl[i] * xbl[i];
-  return 2 * sumx2 / kSuperBlock;
+inline float block_sigma2(const float* xbl) { return 2 * sum_squares(xbl) / kSuperBlock; }
+
+// Levels 0, 1, 2 to the sorted positions [0, i1), [i1, i2), [i2, n) of ggml's best split. A
+// negative scale is made positive by mirroring the levels (l -> 2 - l); returns whether it was,
+// for the caller to flip its delta signs too.
+template <int N>
+bool place_levels(const int* order, int i1, int i2, std::int8_t* L, float& scale) {
+  for (int j = 0; j < i1; ++j) L[order[j]] = 0;
+  for (int j = i1; j < i2; ++j) L[order[j]] = 1;
+  for (int j = i2; j < N; ++j) L[order[j]] = 2;
+  if (!(scale < 0)) return false;
+  for (int j = 0; j < N; ++j) L[j] = static_cast<std::int8_t>(2 - L[j]);
+  scale = -scale;
+  return true;
 }
 
 constexpr float kIq1sDelta = formats::kIq1sDelta;
@@ -186,18 +171,14 @@ void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
         const float bx = sumx[i2] - sumx[i1], bw = sumw[i2] - sumw[i1];
         float sumqx = (ax_p + bx * x_p[1]) + cx_p[i2];
         float sumq2 = (a2_p + bw * x_p[1] * x_p[1]) + c2_p[i2];
-        if (sumq2 > 0 && sumqx * sumqx > best_score * sumq2) {
-          scale = sumqx / sumq2;
-          best_score = scale * sumqx;
+        if (take_if_better(sumqx, sumq2, scale, best_score)) {
           besti1 = i1;
           besti2 = i2;
           best_shift = 1;
         }
         sumqx = (ax_m + bx * x_m[1]) + cx_m[i2];
         sumq2 = (a2_m + bw * x_m[1] * x_m[1]) + c2_m[i2];
-        if (sumq2 > 0 && sumqx * sumqx > best_score * sumq2) {
-          scale = sumqx / sumq2;
-          best_score = scale * sumqx;
+        if (take_if_better(sumqx, sumq2, scale, best_score)) {
           besti1 = i1;
           besti2 = i2;
           best_shift = -1;
@@ -209,38 +190,10 @@ void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
       shifts[ib] = 1;
       continue;
     }
-    for (int j = 0; j < besti1; ++j) L[order[j]] = 0;
-    for (int j = besti1; j < besti2; ++j) L[order[j]] = 1;
-    for (int j = besti2; j < kBs; ++j) L[order[j]] = 2;
-    if (scale < 0) {
-      for (int j = 0; j < kBs; ++j) L[j] = static_cast<std::int8_t>(2 - L[j]);
-      scale = -scale;
-      best_shift = -best_shift;
-    }
-    bool all_on_grid = true;
+    if (place_levels<kBs>(order, besti1, besti2, L, scale)) best_shift = -best_shift;
     const float* xx = best_shift == 1 ? x_p : x_m;
-    for (int k = 0; k < kBs / 8; ++k) {
-      const int key = key_of(L + 8 * k);
-      int grid_index = maps.map[key];
-      if (grid_index < 0) {
-        all_on_grid = false;
-        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k, row_end);
-      }
-      index[k] = static_cast<std::uint16_t>(grid_index);
-    }
-    if (!all_on_grid) {
-      float sumqx = 0, sumq2 = 0;
-      for (int k = 0; k < kBs / 8; ++k) {
-        const std::uint64_t point = maps.grid[index[k]];
-        for (int j = 0; j < 8; ++j) {
-          const float w = weight[8 * k + j];
-          const float q = xx[grid_level(point, j)];
-          sumqx += w * q * xb[8 * k + j];
-          sumq2 += w * q * q;
-        }
-      }
-      if (sumqx > 0 && sumq2 > 0) scale = sumqx / sumq2;
-    }
+    const float* const group_values[kBs / 8] = {xx, xx, xx, xx};
+    snap_to_grid(maps, xb, weight, group_values, L, scale, index, row_end);
     std::uint16_t h = 0;
     for (int k = 0; k < kBs / 8; ++k) {
       qs[(kBs / 8) * ib + k] = static_cast<std::uint8_t>(index[k] & 255);
@@ -260,8 +213,7 @@ void iq1_s_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
     detail::store_half(out, d * 1.125f);  // ggml's fudge factor on the stored scale
     const float id = 1 / d;
     for (int ib = 0; ib < 8; ++ib) {
-      int l = round_magic(0.5f * (id * scales[ib] - 1));
-      l = l < 0 ? 0 : (l > 7 ? 7 : l);
+      int l = odd_level(id, scales[ib], 7);
       if (shifts[ib] == -1) l |= 8;
       qh[ib] = static_cast<std::uint16_t>(qh[ib] | (l << 12));
     }
@@ -298,12 +250,7 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
 
   for (int ib = 0; ib < 16; ++ib) {
     const float* xb = xbl + kBs * ib;
-    if (qwbl) {
-      const float* qw = qwbl + kBs * ib;
-      for (int i = 0; i < kBs; ++i) weight[i] = qw[i] * std::sqrt(sigma2 + xb[i] * xb[i]);
-    } else {
-      for (int i = 0; i < kBs; ++i) weight[i] = xb[i] * xb[i];
-    }
+    importance_weights(kBs, xb, qwbl ? qwbl + kBs * ib : nullptr, sigma2, weight);
     float max = std::fabs(xb[0]);
     for (int i = 1; i < kBs; ++i) max = max_of(max, std::fabs(xb[i]));
     if (max < 1e-7f) {
@@ -366,9 +313,7 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
           }
         }
         for (int k = 0; k < 4; ++k) {
-          if (sumq2[k] > 0 && sumqx[k] * sumqx[k] > best_score * sumq2[k]) {
-            scale = sumqx[k] / sumq2[k];
-            best_score = scale * sumqx[k];
+          if (take_if_better(sumqx[k], sumq2[k], scale, best_score)) {
             besti1 = i1;
             besti2 = i2;
             best_k = k;
@@ -381,39 +326,10 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
       shifts[ib] = 0;
       continue;
     }
-    for (int j = 0; j < besti1; ++j) L[order[j]] = 0;
-    for (int j = besti1; j < besti2; ++j) L[order[j]] = 1;
-    for (int j = besti2; j < kBs; ++j) L[order[j]] = 2;
-    if (scale < 0) {
-      for (int j = 0; j < kBs; ++j) L[j] = static_cast<std::int8_t>(2 - L[j]);
-      scale = -scale;
-      best_k = 3 - best_k;  // both signs flip
-    }
-    bool all_on_grid = true;
-    for (int k = 0; k < 2; ++k) {
-      const float* xx = (k == 0 ? best_k < 2 : best_k % 2 == 0) ? x_p : x_m;
-      const int key = key_of(L + 8 * k);
-      int grid_index = maps.map[key];
-      if (grid_index < 0) {
-        all_on_grid = false;
-        grid_index = best_neighbour2(maps, key, xb + 8 * k, weight + 8 * k, scale, xx, L + 8 * k, row_end);
-      }
-      index[k] = static_cast<std::uint16_t>(grid_index);
-    }
-    if (!all_on_grid) {
-      float sumqx_f = 0, sumq2_f = 0;
-      for (int k = 0; k < 2; ++k) {
-        const float* xx = (k == 0 ? best_k < 2 : best_k % 2 == 0) ? x_p : x_m;
-        const std::uint64_t point = maps.grid[index[k]];
-        for (int j = 0; j < 8; ++j) {
-          const float w = weight[8 * k + j];
-          const float q = xx[grid_level(point, j)];
-          sumqx_f += w * q * xb[8 * k + j];
-          sumq2_f += w * q * q;
-        }
-      }
-      if (sumqx_f > 0 && sumq2_f > 0) scale = sumqx_f / sumq2_f;
-    }
+    if (place_levels<kBs>(order, besti1, besti2, L, scale)) best_k = 3 - best_k;  // both signs flip
+    // The first sign of pattern best_k goes with the first 8 values, the second with the last 8.
+    const float* const group_values[2] = {best_k < 2 ? x_p : x_m, best_k % 2 == 0 ? x_p : x_m};
+    snap_to_grid(maps, xb, weight, group_values, L, scale, index, row_end);
     qs[2 * ib + 0] = static_cast<std::uint8_t>(index[0] & 255);
     qs[2 * ib + 1] = static_cast<std::uint8_t>(index[1] & 255);
     qh[ib] = static_cast<std::uint8_t>((index[0] >> 8) | ((index[1] >> 8) << 4));
@@ -430,17 +346,11 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
   const float id = 1 / d;
   float sumqx_f = 0, sumq2_f = 0;
   for (int ib = 0; ib < 16; ++ib) {
-    int l = round_magic(0.5f * (id * scales[ib] - 1));
-    l = l < 0 ? 0 : (l > 7 ? 7 : l);
+    int l = odd_level(id, scales[ib], 7);
     sc[ib / 4] = static_cast<std::uint16_t>(sc[ib / 4] | (l << (3 * (ib % 4))));
     qh[ib] |= kMasks[shifts[ib]];
     const float* xb = xbl + kBs * ib;
-    if (qwbl) {
-      const float* qw = qwbl + kBs * ib;
-      for (int i = 0; i < kBs; ++i) weight[i] = qw[i] * std::sqrt(sigma2 + xb[i] * xb[i]);
-    } else {
-      for (int i = 0; i < kBs; ++i) weight[i] = xb[i] * xb[i];
-    }
+    importance_weights(kBs, xb, qwbl ? qwbl + kBs * ib : nullptr, sigma2, weight);
     const float level_scale = static_cast<float>(2 * l + 1);
     for (int k = 0; k < 2; ++k) {
       const float* xx = (k == 0 ? shifts[ib] < 2 : shifts[ib] % 2 == 0) ? x_p : x_m;
@@ -461,27 +371,6 @@ void iq1_m_block(const float* xbl, const float* qwbl, std::uint8_t* out, const f
   sc[2] = static_cast<std::uint16_t>(sc[2] | ((d16 & 0x0f00) << 4));
   sc[3] = static_cast<std::uint16_t>(sc[3] | (d16 & 0xf000));
   for (int i = 0; i < 4; ++i) detail::store_u16(out + 48 + 2 * i, sc[i]);
-}
-
-template <void (*Block)(const float*, const float*, std::uint8_t*, const float*), std::size_t BlockBytes>
-void quantize_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance,
-                   const char* name) {
-  const std::size_t nbl = n_per_row / kSuperBlock;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = x + r * n_per_row;
-    std::uint8_t* out = dst + r * nbl * BlockBytes;
-    try {
-      for (std::size_t b = 0; b < nbl; ++b)
-        Block(row + b * kSuperBlock, importance ? importance + b * kSuperBlock : nullptr, out + b * BlockBytes,
-              row + n_per_row);
-    } catch (const Failed& f) {
-      throw RowFailure(r, std::string(name) +
-                              (f.undefined ? ": the grid search overflowed and ggml's fallback would read past the row "
-                                             "(its result is undefined there)"
-                                           : ": the grid search found no point (ggml aborts on this row: its squared "
-                                             "sums overflow)"));
-    }
-  }
 }
 
 }  // namespace

@@ -6,13 +6,13 @@
 // in ggml's order (this file is compiled with -ffp-contract=off): that is what makes the bytes equal.
 //
 // The grid tables (iq3_maps.cpp) are generated at development time by scripts/gen_iq3_maps.py.
-#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "quantize/grid_search.hpp"
 #include "quantize/iq3_maps.hpp"
 #include "quantize/kernels.hpp"
 #include "quantize/rounding.hpp"
@@ -20,24 +20,10 @@
 namespace onnxq::quantize {
 namespace {
 
-constexpr int kSuperBlock = 256;
 constexpr int kSubBlock = 32;
 constexpr int kSubBlocks = kSuperBlock / kSubBlock;  // 8
 constexpr int kGroups = kSubBlock / 4;               // 4-value grid points per sub-block
 constexpr int kTopLevel = 7;                         // levels 0..7 stand for 1, 3, ..., 15
-
-// ggml's nearest_int, bit for bit: round to nearest even via the 1.5 * 2^23 magic number. Outside
-// its exact range (and for inf/NaN, reached once sums overflow) the mantissa bits still decide, so
-// the result is kept as ggml computes it rather than replaced by a "correct" rounding.
-inline int round_magic(float v) {
-  const float shifted = v + 12582912.f;
-  return static_cast<int>(std::bit_cast<std::uint32_t>(shifted) & 0x007FFFFFu) - 0x00400000;
-}
-
-inline int clamp_level(int l, int top) { return l < 0 ? 0 : (l > top ? top : l); }
-
-// ggml's MAX(a, b) = a > b ? a : b (matters only for the sign of zero and NaN).
-inline float max_of(float a, float b) { return a > b ? a : b; }
 
 struct Iq3Tables {
   const std::uint16_t* codes;  // grid index -> packed levels
@@ -121,7 +107,7 @@ float search_subblock(const Iq3Tables& t, const float* xval, const float* weight
     for (int k = 0; k < kGroups; ++k) {
       std::int8_t* lk = Laux + 4 * k;
       for (int i = 0; i < 4; ++i) {
-        lk[i] = static_cast<std::int8_t>(clamp_level(round_magic(0.5f * (id * xval[4 * k + i] - 1)), kTopLevel));
+        lk[i] = static_cast<std::int8_t>(odd_level(id, xval[4 * k + i], kTopLevel));
       }
       const int key = pack_levels(lk);
       on_grid_aux[k] = true;
@@ -132,16 +118,8 @@ float search_subblock(const Iq3Tables& t, const float* xval, const float* weight
         }
       }
     }
-    float sumqx = 0, sumq2 = 0;
-    for (int i = 0; i < kSubBlock; ++i) {
-      const float w = weight[i];
-      const float q = static_cast<float>(2 * Laux[i] + 1);
-      sumqx += wx[i] * q;
-      sumq2 += w * q * q;
-    }
-    if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
-      scale = sumqx / sumq2;
-      best = scale * sumqx;
+    const LevelSums sums = level_sums(kSubBlock, wx, weight, Laux);
+    if (take_if_better(sums.qx, sums.q2, scale, best)) {
       std::memcpy(L, Laux, kSubBlock);
       for (int k = 0; k < kGroups; ++k) on_grid[k] = on_grid_aux[k];
     }
@@ -155,7 +133,7 @@ float search_subblock(const Iq3Tables& t, const float* xval, const float* weight
       if (V::kXxs && on_grid[k]) continue;
       std::int8_t lk[4];
       for (int i = 0; i < 4; ++i) {
-        lk[i] = static_cast<std::int8_t>(clamp_level(round_magic(0.5f * (id * xval[4 * k + i] - 1)), kTopLevel));
+        lk[i] = static_cast<std::int8_t>(odd_level(id, xval[4 * k + i], kTopLevel));
       }
       const int key = pack_levels(lk);
       int index = t.map[key];
@@ -166,33 +144,13 @@ float search_subblock(const Iq3Tables& t, const float* xval, const float* weight
       const unsigned code = t.codes[index];
       for (int i = 0; i < 4; ++i) L[4 * k + i] = static_cast<std::int8_t>((code >> (3 * i)) & 7u);
     }
-    float sumqx = 0, sumq2 = 0;
-    for (int i = 0; i < kSubBlock; ++i) {
-      const float w = weight[i];
-      const float q = static_cast<float>(2 * L[i] + 1);
-      sumqx += wx[i] * q;
-      sumq2 += w * q * q;
-    }
-    if (sumq2 > 0) scale = sumqx / sumq2;
+    const LevelSums sums = level_sums(kSubBlock, wx, weight, L);
+    if (sums.q2 > 0) scale = sums.qx / sums.q2;
   }
   return scale;
 }
 
-// ggml's weights: with an importance matrix qw * sqrt(sigma2 + x^2), otherwise x^2.
-inline void subblock_weights(const float* xb, const float* qw, float sigma2, float* weight, float* waux) {
-  if (qw) {
-    for (int i = 0; i < kSubBlock; ++i) weight[i] = qw[i] * std::sqrt(sigma2 + xb[i] * xb[i]);
-  } else {
-    for (int i = 0; i < kSubBlock; ++i) weight[i] = xb[i] * xb[i];
-  }
-  for (int i = 0; i < kSubBlock; ++i) waux[i] = std::sqrt(weight[i]);
-}
-
-inline float block_sigma2(const float* xbl) {
-  float sumx2 = 0;
-  for (int i = 0; i < kSuperBlock; ++i) sumx2 += xbl[i] * xbl[i];
-  return 2 * sumx2 / kSuperBlock;
-}
+inline float block_sigma2(const float* xbl) { return 2 * sum_squares(xbl) / kSuperBlock; }
 
 // One IQ3_XXS super-block into 98 bytes: d, 64 grid indices, 8 words of (4 x 7 sign bits | scale << 28).
 void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, std::size_t row) {
@@ -208,39 +166,9 @@ void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, 
   const float sigma2 = block_sigma2(xbl);
   for (int ib = 0; ib < kSubBlocks; ++ib) {
     const float* xb = xbl + kSubBlock * ib;
-    subblock_weights(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux);
-    for (int k = 0; k < 4; ++k) {
-      // Only 7 sign bits per 8 values are stored: keep an even number of negatives by flipping
-      // the sign of the value that matters least (smallest w * x^2, first on ties).
-      int nflip = 0;
-      unsigned s = 0;
-      for (int i = 0; i < 8; ++i) {
-        const float v = xb[8 * k + i];
-        if (v >= 0) {
-          xval[8 * k + i] = v;
-        } else {
-          xval[8 * k + i] = -v;
-          ++nflip;
-          s |= 1u << i;
-        }
-      }
-      if (nflip % 2) {
-        int imin = 0;
-        float min = weight[8 * k] * xb[8 * k] * xb[8 * k];
-        for (int i = 1; i < 8; ++i) {
-          const float ax = weight[8 * k + i] * xb[8 * k + i] * xb[8 * k + i];
-          if (ax < min) {
-            min = ax;
-            imin = i;
-          }
-        }
-        xval[8 * k + imin] = -xval[8 * k + imin];
-        s ^= 1u << imin;
-      }
-      block_signs[k] = static_cast<std::uint8_t>(s & 127u);
-    }
-    float max = xval[0];
-    for (int i = 1; i < kSubBlock; ++i) max = max_of(max, xval[i]);
+    // Only 7 sign bits per 8 values are stored: an even number of negatives (grid_search.hpp).
+    const float max =
+        prepare_subblock<kSubBlock, true>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux, xval, block_signs);
     std::memset(L, 0, sizeof L);
     if (max < 1e-8f) {  // ggml's GROUP_MAX_EPS_IQ3_XXS
       scales[ib] = 0;
@@ -272,7 +200,7 @@ void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, 
   detail::store_half(out, d * 1.0125f);  // ggml's fudge factor
   const float id = 1 / d;
   for (int ib = 0; ib < kSubBlocks; ++ib) {
-    const int l = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);
+    const int l = odd_level(id, scales[ib], 15);
     scales_and_signs[ib] |= static_cast<std::uint32_t>(l) << 28;
   }
   for (int ib = 0; ib < kSubBlocks; ++ib) detail::store_u32(q3 + 64 + 4 * ib, scales_and_signs[ib]);
@@ -297,22 +225,8 @@ void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, st
   const float sigma2 = block_sigma2(xbl);
   for (int ib = 0; ib < kSubBlocks; ++ib) {
     const float* xb = xbl + kSubBlock * ib;
-    subblock_weights(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux);
-    for (int k = 0; k < 4; ++k) {
-      unsigned s = 0;
-      for (int i = 0; i < 8; ++i) {
-        const float v = xb[8 * k + i];
-        if (v >= 0) {
-          xval[8 * k + i] = v;
-        } else {
-          xval[8 * k + i] = -v;
-          s |= 1u << i;
-        }
-      }
-      block_signs[k] = static_cast<std::uint8_t>(s);
-    }
-    float max = xval[0];
-    for (int i = 1; i < kSubBlock; ++i) max = max_of(max, xval[i]);
+    const float max =
+        prepare_subblock<kSubBlock, false>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux, xval, block_signs);
     std::memset(L, 0, sizeof L);
     if (!max) {
       // ggml skips an all-zero sub-block without advancing its qs and signs cursors, so the
@@ -345,8 +259,8 @@ void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, st
     detail::store_half(block, d * 1.033f);  // ggml's fudge factor
     const float id = 1 / d;
     for (int ib = 0; ib < kSubBlocks; ib += 2) {
-      const int l1 = clamp_level(round_magic(0.5f * (id * scales[ib] - 1)), 15);
-      const int l2 = clamp_level(round_magic(0.5f * (id * scales[ib + 1] - 1)), 15);
+      const int l1 = odd_level(id, scales[ib], 15);
+      const int l2 = odd_level(id, scales[ib + 1], 15);
       packed_scales[ib / 2] = static_cast<std::uint8_t>(l1 | (l2 << 4));
     }
   }
@@ -354,29 +268,16 @@ void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, st
   std::memcpy(out, block, kBlockBytes);
 }
 
-template <class BlockFn>
-void quantize_rows(BlockFn block_fn, std::size_t block_bytes, const float* x, std::uint8_t* dst, std::size_t rows,
-                   std::size_t n_per_row, const float* importance) {
-  const std::size_t nblocks = n_per_row / kSuperBlock;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * n_per_row;
-    std::uint8_t* out = dst + r * nblocks * block_bytes;
-    for (std::size_t b = 0; b < nblocks; ++b) {
-      block_fn(xr + b * kSuperBlock, importance ? importance + b * kSuperBlock : nullptr, out + b * block_bytes, r);
-    }
-  }
-}
-
 }  // namespace
 
 void quantize_iq3_xxs(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                       const float* importance) {
-  quantize_rows(quantize_block_xxs, 98, x, dst, rows, n_per_row, importance);
+  quantize_blocks(quantize_block_xxs, 98, x, dst, rows, n_per_row, importance);
 }
 
 void quantize_iq3_s(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                     const float* importance) {
-  quantize_rows(quantize_block_s, 110, x, dst, rows, n_per_row, importance);
+  quantize_blocks(quantize_block_s, 110, x, dst, rows, n_per_row, importance);
 }
 
 }  // namespace onnxq::quantize

@@ -30,7 +30,8 @@ std::vector<float> hard_rows() {
   std::vector<float> x;
   for (double scale : scales)
     for (int row = 0; row < 3; ++row)
-      for (std::uint64_t i = 0; i < kRowLength; ++i) x.push_back(static_cast<float>(gaussian() * scale / (row == 2 ? std::sqrt(uniform() + 1e-3) : 1)));
+      for (std::uint64_t i = 0; i < kRowLength; ++i)
+        x.push_back(static_cast<float>(gaussian() * scale / (row == 2 ? std::sqrt(uniform() + 1e-3) : 1)));
   x.insert(x.end(), kRowLength, 0.0f);
   x.insert(x.end(), kRowLength, -3.0f);
   for (std::uint64_t i = 0; i < kRowLength; ++i) x.push_back(static_cast<float>(static_cast<int>(i % 5) - 2));
@@ -63,8 +64,9 @@ TEST(QuantizePaths, EverySimdPathWritesTheScalarBytes) {
     for (const std::string& path : testing::simd_paths()) {
       select_isa(path);
       EXPECT_TRUE(quantized(f, x, w) == want_weighted) << f.gguf_name << " with importance on " << path;
-      if (!quantize_requires_importance(f))
+      if (!quantize_requires_importance(f)) {
         EXPECT_TRUE(quantized(f, x, {}) == want_plain) << f.gguf_name << " on " << path;
+      }
     }
   }
 }

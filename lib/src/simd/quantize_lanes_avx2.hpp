@@ -1,0 +1,136 @@
+// The lane operations the AVX2 quantizer families (quantize_{iq4,kquant,legacy}-inl.hpp) need beyond
+// vec_avx2.hpp, written once for all of them; each family uses the subset its -inl header lists.
+// Internal linkage inside onnxq::simd::avx2, like the vector layer.
+#pragma once
+
+#include "simd/vec_avx2.hpp"
+
+namespace onnxq::simd::avx2 {
+namespace {
+
+// A lane mask: all-ones lanes in two ymm. Comparisons are ordered (false on NaN, as C's <, >, <=,
+// >=, ==) except ne, which is C's != (true on NaN).
+struct VM {
+  __m256 lo, hi;
+};
+
+inline VF vf_load(const float* p) { return {_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8)}; }
+inline void vi_store(std::int32_t* p, VI v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v.lo);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 8), v.hi);
+}
+
+inline VF operator/(VF a, VF b) { return {_mm256_div_ps(a.lo, b.lo), _mm256_div_ps(a.hi, b.hi)}; }
+inline VF vf_sqrt(VF a) { return {_mm256_sqrt_ps(a.lo), _mm256_sqrt_ps(a.hi)}; }
+inline VF vf_abs(VF a) {
+  const __m256 m = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+  return {_mm256_and_ps(a.lo, m), _mm256_and_ps(a.hi, m)};
+}
+inline VF vf_neg(VF a) {
+  const __m256 s = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN));
+  return {_mm256_xor_ps(a.lo, s), _mm256_xor_ps(a.hi, s)};
+}
+inline VF vf_max(VF a, VF b) { return {_mm256_max_ps(a.lo, b.lo), _mm256_max_ps(a.hi, b.hi)}; }
+inline VF vf_min(VF a, VF b) { return {_mm256_min_ps(a.lo, b.lo), _mm256_min_ps(a.hi, b.hi)}; }
+// The magnitude of mag with the sign of sgn.
+inline VF vf_copysign(VF mag, VF sgn) {
+  const __m256 s = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN));
+  return {_mm256_or_ps(_mm256_andnot_ps(s, mag.lo), _mm256_and_ps(s, sgn.lo)),
+          _mm256_or_ps(_mm256_andnot_ps(s, mag.hi), _mm256_and_ps(s, sgn.hi))};
+}
+// Over lanes without NaN: the order does not matter.
+inline float hmax(VF a) {
+  const __m256 m = _mm256_max_ps(a.lo, a.hi);
+  __m128 v = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  v = _mm_max_ps(v, _mm_movehl_ps(v, v));
+  return _mm_cvtss_f32(_mm_max_ss(v, _mm_movehdup_ps(v)));
+}
+inline float hmin(VF a) {
+  const __m256 m = _mm256_min_ps(a.lo, a.hi);
+  __m128 v = _mm_min_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  v = _mm_min_ps(v, _mm_movehl_ps(v, v));
+  return _mm_cvtss_f32(_mm_min_ss(v, _mm_movehdup_ps(v)));
+}
+
+template <int P>
+inline VM cmp(VF a, VF b) {
+  return {_mm256_cmp_ps(a.lo, b.lo, P), _mm256_cmp_ps(a.hi, b.hi, P)};
+}
+inline VM lt(VF a, VF b) { return cmp<_CMP_LT_OQ>(a, b); }
+inline VM gt(VF a, VF b) { return cmp<_CMP_GT_OQ>(a, b); }
+inline VM le(VF a, VF b) { return cmp<_CMP_LE_OQ>(a, b); }
+inline VM ge(VF a, VF b) { return cmp<_CMP_GE_OQ>(a, b); }
+inline VM eq(VF a, VF b) { return cmp<_CMP_EQ_OQ>(a, b); }
+inline VM ne(VF a, VF b) { return cmp<_CMP_NEQ_UQ>(a, b); }
+inline VM operator&(VM a, VM b) { return {_mm256_and_ps(a.lo, b.lo), _mm256_and_ps(a.hi, b.hi)}; }
+inline VM operator|(VM a, VM b) { return {_mm256_or_ps(a.lo, b.lo), _mm256_or_ps(a.hi, b.hi)}; }
+inline bool any(VM a) { return _mm256_movemask_ps(_mm256_or_ps(a.lo, a.hi)) != 0; }
+inline std::uint32_t lane_bits(VM m) {
+  return static_cast<std::uint32_t>(_mm256_movemask_ps(m.lo) | (_mm256_movemask_ps(m.hi) << 8));
+}
+inline VF sel(VM m, VF a, VF b) { return {_mm256_blendv_ps(b.lo, a.lo, m.lo), _mm256_blendv_ps(b.hi, a.hi, m.hi)}; }
+inline VI sel(VM m, VI a, VI b) {
+  return {_mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b.lo), _mm256_castsi256_ps(a.lo), m.lo)),
+          _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b.hi), _mm256_castsi256_ps(a.hi), m.hi))};
+}
+
+inline VI as_i(VF a) { return {_mm256_castps_si256(a.lo), _mm256_castps_si256(a.hi)}; }
+inline VI vi_min(VI a, VI b) { return {_mm256_min_epi32(a.lo, b.lo), _mm256_min_epi32(a.hi, b.hi)}; }
+inline VI vi_max(VI a, VI b) { return {_mm256_max_epi32(a.lo, b.lo), _mm256_max_epi32(a.hi, b.hi)}; }
+inline VI operator|(VI a, VI b) { return {_mm256_or_si256(a.lo, b.lo), _mm256_or_si256(a.hi, b.hi)}; }
+inline VI shl(VI a, int k) {
+  const __m128i c = _mm_cvtsi32_si128(k);
+  return {_mm256_sll_epi32(a.lo, c), _mm256_sll_epi32(a.hi, c)};
+}
+inline VI shr(VI a, int k) {
+  const __m128i c = _mm_cvtsi32_si128(k);
+  return {_mm256_srl_epi32(a.lo, c), _mm256_srl_epi32(a.hi, c)};
+}
+// cvttps2dq: truncation, INT32_MIN for NaN and out of range (rounding.hpp's x86_trunc_i32).
+inline VI trunc_x86(VF a) { return {_mm256_cvttps_epi32(a.lo), _mm256_cvttps_epi32(a.hi)}; }
+// IEEE binary16 (round to nearest even) in the low 16 bits of each lane.
+inline VI half_bits(VF a) { return vi_u16(to_f16(a)); }
+// The sum of the 16 lanes (integers: exact in any order).
+inline std::int32_t hsum(VI a) {
+  const __m256i s = _mm256_add_epi32(a.lo, a.hi);
+  __m128i v = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+  v = _mm_add_epi32(v, _mm_unpackhi_epi64(v, v));
+  return _mm_cvtsi128_si32(_mm_add_epi32(v, _mm_shuffle_epi32(v, 1)));
+}
+// The kquant family's name for hsum (the NEON files provide both names).
+inline std::int32_t vi_hsum(VI v) { return hsum(v); }
+
+// table[idx] for indices in 0..7, table 8 floats in memory: one permute per ymm.
+inline VF lookup8f(const float* table, VI idx) {
+  const __m256 t = _mm256_loadu_ps(table);
+  return {_mm256_permutevar8x32_ps(t, idx.lo), _mm256_permutevar8x32_ps(t, idx.hi)};
+}
+// table[idx] for 16 indices in 0..15, table 16 floats in memory: both halves of the table
+// permuted, then the one that bit 3 of the index (moved to the sign bit) names.
+inline __m256 lookup8x2(__m256 t0, __m256 t1, __m256i idx) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(t0, idx), _mm256_permutevar8x32_ps(t1, idx),
+                          _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28)));
+}
+inline VF lookup16f(const float* table, VI idx) {
+  const __m256 t0 = _mm256_loadu_ps(table), t1 = _mm256_loadu_ps(table + 8);
+  return {lookup8x2(t0, t1, idx.lo), lookup8x2(t0, t1, idx.hi)};
+}
+
+// The low byte of each lane: each 128-bit quarter's four low bytes gathered, then the quarters joined.
+inline VB low_bytes(VI a) {
+  const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                                        -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i lo = _mm256_shuffle_epi8(a.lo, pick);  // bytes 0..3 | 4..7 (per 128-bit half)
+  const __m256i hi = _mm256_shuffle_epi8(a.hi, _mm256_alignr_epi8(pick, pick, 8));  // 8..11 | 12..15
+  const __m256i both = _mm256_or_si256(lo, hi);
+  return _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
+}
+inline VB min_s8(VB a, VB b) { return _mm_min_epi8(a, b); }
+// Bit k = bit 4 of byte k.
+inline std::uint32_t bit4_mask(VB a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(a, 3))); }
+inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a); }
+// The low byte of each lane, 16 bytes to p.
+inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+
+}  // namespace
+}  // namespace onnxq::simd::avx2

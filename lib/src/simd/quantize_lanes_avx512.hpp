@@ -1,0 +1,88 @@
+// The lane operations the AVX-512 quantizer families (quantize_{iq4,kquant,legacy}-inl.hpp) need
+// beyond vec_avx512.hpp, written once for all of them; each family uses the subset its -inl header
+// lists. Internal linkage inside onnxq::simd::avx512, like the vector layer.
+#pragma once
+
+// GCC 12's AVX-512 headers trip -Wuninitialized too on _mm512_undefined_* once inlined into the
+// families (GCC bug 105593, as lib/CMakeLists.txt notes for -Wmaybe-uninitialized). Deliberately
+// not pushed/popped: it must cover the family code that includes this header.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+#include "simd/vec_avx512.hpp"
+
+namespace onnxq::simd::ONNXQ_SIMD_NS {
+namespace {
+
+// A lane mask: one bit per lane. Comparisons are ordered (false on NaN, as C's <, >, <=, >=, ==)
+// except ne, which is C's != (true on NaN).
+struct VM {
+  __mmask16 m;
+};
+
+inline VF vf_load(const float* p) { return {_mm512_loadu_ps(p)}; }
+inline void vi_store(std::int32_t* p, VI v) { _mm512_storeu_si512(p, v.v); }
+
+inline VF operator/(VF a, VF b) { return {_mm512_div_ps(a.v, b.v)}; }
+inline VF vf_sqrt(VF a) { return {_mm512_sqrt_ps(a.v)}; }
+inline VF vf_abs(VF a) { return {_mm512_abs_ps(a.v)}; }
+inline VF vf_neg(VF a) {
+  return {_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a.v), _mm512_set1_epi32(INT32_MIN)))};
+}
+inline VF vf_max(VF a, VF b) { return {_mm512_max_ps(a.v, b.v)}; }
+inline VF vf_min(VF a, VF b) { return {_mm512_min_ps(a.v, b.v)}; }
+// The magnitude of mag with the sign of sgn.
+inline VF vf_copysign(VF mag, VF sgn) {
+  const __m512i s = _mm512_set1_epi32(INT32_MIN);
+  // 0xCA: bitwise s ? sgn : mag.
+  return {_mm512_castsi512_ps(_mm512_ternarylogic_epi32(s, _mm512_castps_si512(sgn.v), _mm512_castps_si512(mag.v), 0xCA))};
+}
+// Over lanes without NaN: the order does not matter.
+inline float hmax(VF a) { return _mm512_reduce_max_ps(a.v); }
+inline float hmin(VF a) { return _mm512_reduce_min_ps(a.v); }
+
+inline VM lt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
+inline VM gt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ)}; }
+inline VM le(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ)}; }
+inline VM ge(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GE_OQ)}; }
+inline VM eq(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_EQ_OQ)}; }
+inline VM ne(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_NEQ_UQ)}; }
+inline VM operator&(VM a, VM b) { return {static_cast<__mmask16>(a.m & b.m)}; }
+inline VM operator|(VM a, VM b) { return {static_cast<__mmask16>(a.m | b.m)}; }
+inline bool any(VM a) { return a.m != 0; }
+inline std::uint32_t lane_bits(VM m) { return m.m; }
+inline VF sel(VM m, VF a, VF b) { return {_mm512_mask_blend_ps(m.m, b.v, a.v)}; }
+inline VI sel(VM m, VI a, VI b) { return {_mm512_mask_blend_epi32(m.m, b.v, a.v)}; }
+
+inline VI as_i(VF a) { return {_mm512_castps_si512(a.v)}; }
+inline VI vi_min(VI a, VI b) { return {_mm512_min_epi32(a.v, b.v)}; }
+inline VI vi_max(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
+inline VI operator|(VI a, VI b) { return {_mm512_or_si512(a.v, b.v)}; }
+inline VI shl(VI a, int k) { return {_mm512_sll_epi32(a.v, _mm_cvtsi32_si128(k))}; }
+inline VI shr(VI a, int k) { return {_mm512_srl_epi32(a.v, _mm_cvtsi32_si128(k))}; }
+// cvttps2dq: truncation, INT32_MIN for NaN and out of range (rounding.hpp's x86_trunc_i32).
+inline VI trunc_x86(VF a) { return {_mm512_cvttps_epi32(a.v)}; }
+// IEEE binary16 (round to nearest even) in the low 16 bits of each lane.
+inline VI half_bits(VF a) { return {_mm512_cvtepu16_epi32(_mm512_cvtps_ph(a.v, _MM_FROUND_TO_NEAREST_INT))}; }
+// The sum of the 16 lanes (integers: exact in any order).
+inline std::int32_t hsum(VI a) { return _mm512_reduce_add_epi32(a.v); }
+// The kquant family's name for hsum (the NEON files provide both names).
+inline std::int32_t vi_hsum(VI v) { return hsum(v); }
+
+// table[idx] for indices in 0..7, table 8 floats in memory.
+inline VF lookup8f(const float* table, VI idx) {
+  return {_mm512_permutexvar_ps(idx.v, _mm512_castps256_ps512(_mm256_loadu_ps(table)))};
+}
+// table[idx] for 16 indices in 0..15, table 16 floats in memory.
+inline VF lookup16f(const float* table, VI idx) { return {_mm512_permutexvar_ps(idx.v, _mm512_loadu_ps(table))}; }
+
+// The low byte of each lane.
+inline VB low_bytes(VI a) { return _mm512_cvtepi32_epi8(a.v); }
+inline VB min_s8(VB a, VB b) { return _mm_min_epi8(a, b); }
+// Bit k = bit 4 of byte k.
+inline std::uint32_t bit4_mask(VB a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(a, 3))); }
+inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a); }
+// The low byte of each lane, 16 bytes to p.
+inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+
+}  // namespace
+}  // namespace onnxq::simd::ONNXQ_SIMD_NS
