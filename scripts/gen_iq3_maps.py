@@ -116,7 +116,8 @@ def main():
     ]
     body = [
         note,
-        "// clang-format off: plain rows of numbers.",
+        "// Plain rows of numbers:
+// clang-format off",
         '#include "quantize/iq3_maps.hpp"',
         "",
         "namespace onnxq::quantize {",

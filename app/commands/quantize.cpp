@@ -10,10 +10,10 @@
 #include "common_options.hpp"
 #include "log.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/decode/quantize_rows.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/io/mapped_file.hpp"
 #include "onnxq/npy/reader.hpp"
-#include "onnxq/decode/quantize_rows.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 
@@ -166,10 +166,10 @@ void add_quantize_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--packed-format", opts->packed_format, "The target block format, e.g. gguf:q4_k (or q4_k)");
   names_path(cmd->add_option("--raw", opts->raw_input, "The input rows: a .npy file, or raw float32 with --shape"));
   names_path(cmd->add_option("-o,--output", opts->output, "The output file ('-' for standard output)"));
-  repeatable_value(cmd->add_option("--shape", opts->shape,
-                                   "For raw float32 input: its shape, comma-separated, e.g. 4096,4096"));
-  names_path(cmd->add_option("--imatrix", opts->imatrix,
-                             "Importance weights: a 1-D float .npy, one weight per column"));
+  repeatable_value(
+      cmd->add_option("--shape", opts->shape, "For raw float32 input: its shape, comma-separated, e.g. 4096,4096"));
+  names_path(
+      cmd->add_option("--imatrix", opts->imatrix, "Importance weights: a 1-D float .npy, one weight per column"));
   add_threads_option(*cmd, opts->threads);
   cmd->callback([opts] { run_quantize(*opts); });
 }

@@ -23,8 +23,8 @@ _F16, _BF16 = 1, 30  # plain types that are widened to float32, as gguf-py does
 _BY_NAME: Dict[str, int] = {row[1].lower(): row[0] for row in _FORMATS.values()}
 
 
-def _format(qtype) -> tuple:
-    if isinstance(qtype, str):  # an onnxq extra: "Q4_K", "q4_k" or "gguf:q4_k"
+def _format(qtype, names=False) -> tuple:
+    if names and isinstance(qtype, str):  # quantize's extra: "Q4_K", "q4_k" or "gguf:q4_k"
         number = _BY_NAME.get(qtype.lower().removeprefix("gguf:"))
         if number is None:
             raise ValueError(f"no GGML type is called {qtype!r} (see onnxq.formats())")
@@ -115,7 +115,7 @@ def quantize(data: np.ndarray, qtype, *, imatrix=None, threads=None) -> np.ndarr
     column), a last axis that is not whole blocks, an imatrix of the wrong length or a type that needs
     one without it; NotImplementedError for a type with no quantizer.
     """
-    ggml_type, name, _, _, _, _, plain = _format(qtype)
+    ggml_type, name, _, _, _, _, plain = _format(qtype, names=True)
     if ggml_type == _F32:
         return np.asarray(data).astype(np.float32, copy=False)
     if ggml_type == _F16:

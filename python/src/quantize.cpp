@@ -6,8 +6,8 @@
 #include <string>
 
 #include "arrays.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -30,14 +30,12 @@ py::array quantize_ggml(const py::array_t<float, py::array::c_style>& data, std:
   std::span<const float> importance;
   if (!imatrix.is_none()) {
     weights = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(imatrix);
-    if (!weights || weights.ndim() != 1)
-      throw py::value_error("imatrix must be a 1-D array of one weight per column");
+    if (!weights || weights.ndim() != 1) throw py::value_error("imatrix must be a 1-D array of one weight per column");
     importance = {weights.data(), static_cast<std::size_t>(weights.size())};
   }
   Shape shape(data.shape(), data.shape() + data.ndim());
-  shape.back() = static_cast<std::int64_t>(n_per_row % format->block_elements == 0
-                                               ? quantized_row_bytes(*format, n_per_row)
-                                               : 0);
+  shape.back() =
+      static_cast<std::int64_t>(n_per_row % format->block_elements == 0 ? quantized_row_bytes(*format, n_per_row) : 0);
   py::array result = empty_array(DType::UInt8, shape);
   const int n = threads_arg(threads);
   QuantizeRequest request{format, DType::Float, data.data(), rows, n_per_row, importance, result.mutable_data()};

@@ -69,6 +69,15 @@ for form in "--format gguf:q4_0 --shape 10,32" "--format=gguf:q4_0 --shape=10,32
   # shellcheck disable=SC2086
   check "dequant --raw $form" bash -c "'$ONNXQ' dequant --raw '$blk' $form -o y.npy && cmp -s y.npy ref.npy"
 done
+# quantize --shape: raw float32 rows' shape, in every spelling.
+tested+=("quantize --shape")
+"$PYTHON" -c "import numpy as np; np.arange(320, dtype=np.float32).tofile('rows.f32')"
+"$ONNXQ" quantize --raw rows.f32 --packed-format gguf:q8_0 --shape 10,32 -o qref.bin
+for form in "--shape 10,32" "--shape=10,32" "--shape 10 --shape 32" "--shape=10 --shape=32" "--shape [10,32]"; do
+  rm -f q.bin
+  # shellcheck disable=SC2086
+  check "quantize --raw $form" bash -c "'$ONNXQ' quantize --raw rows.f32 --packed-format gguf:q8_0 $form -o q.bin && cmp -s q.bin qref.bin"
+done
 # --raw with a positional FILE is refused by dequant itself, not read as a shape or format.
 # shellcheck disable=SC2086
 check "dequant --raw --shape 10,32 FILE is not a shape" bash -c "'$ONNXQ' dequant --raw '$blk' --packed-format gguf:q4_0 --shape 10,32 '$zoo' -o y.npy 2>err; [ \$? -ne 0 ] && ! grep -q 'Could not convert' err"

@@ -16,12 +16,12 @@ void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernel
 // Adds every family table, the plain conversions and the Unpack set of the ISA namespace `isa`.
 #define ONNXQ_ADD_FAMILY(family) add_family(k, ns::family##_decoders());
 #define ONNXQ_ADD_QUANTIZERS(family) add_quantizers(k, ns::family##_quantizers());
-#define ONNXQ_ADD_ISA_KERNELS(isa)        \
-  [](PathKernels& k) {                    \
-    namespace ns = simd::isa;             \
-    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY) \
-    k.plain = &ns::plain_converters();    \
-    k.unpack = &ns::unpack_kernels();     \
+#define ONNXQ_ADD_ISA_KERNELS(isa)                \
+  [](PathKernels& k) {                            \
+    namespace ns = simd::isa;                     \
+    ONNXQ_SIMD_FAMILIES(ONNXQ_ADD_FAMILY)         \
+    k.plain = &ns::plain_converters();            \
+    k.unpack = &ns::unpack_kernels();             \
     ONNXQ_QUANTIZE_FAMILIES(ONNXQ_ADD_QUANTIZERS) \
   }
 

@@ -87,8 +87,8 @@ bool quantize_requires_importance(const BlockFormat& format) {
 }
 
 bool quantize_uses_importance(const BlockFormat& format) {
-  for (FormatId id : {FormatId::q8_0, FormatId::q8_1, FormatId::q8_k, FormatId::q1_0, FormatId::q2_0,
-                      FormatId::tq1_0, FormatId::tq2_0, FormatId::mxfp4, FormatId::nvfp4})
+  for (FormatId id : {FormatId::q8_0, FormatId::q8_1, FormatId::q8_k, FormatId::q1_0, FormatId::q2_0, FormatId::tq1_0,
+                      FormatId::tq2_0, FormatId::mxfp4, FormatId::nvfp4})
     if (is(format, id)) return false;
   return format.is_block_format();
 }

@@ -116,7 +116,8 @@ float prepare_subblock(const float* xb, const float* qw, float sigma2, float* we
   importance_weights(N, xb, qw, sigma2, weight);
   for (int i = 0; i < N; ++i) waux[i] = std::sqrt(weight[i]);
   for (int k = 0; k < N / 8; ++k) {
-    block_signs[k] = kFoldSigns ? fold_signs(xb + 8 * k, weight + 8 * k, xval + 8 * k) : split_signs(xb + 8 * k, xval + 8 * k);
+    block_signs[k] =
+        kFoldSigns ? fold_signs(xb + 8 * k, weight + 8 * k, xval + 8 * k) : split_signs(xb + 8 * k, xval + 8 * k);
   }
   float max = xval[0];
   for (int i = 1; i < N; ++i) max = max_of(max, xval[i]);
@@ -297,7 +298,6 @@ void quantize_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
     }
   }
 }
-
 
 }  // namespace
 }  // namespace onnxq::quantize

@@ -25,8 +25,8 @@ namespace {
 constexpr float kFltMax = 3.40282347e+38f;
 
 // ggml's iq1_find_best_neighbour2: the neighbour of smallest sum w*(scale*xg[l] - x)^2 (first on
-// ties, grid_search.hpp's best_neighbour); writes its levels. When no neighbour scores below FLT_MAX (the sums overflowed), ggml scans
-// the whole grid, but with a slip: it subtracts xval[i], i the grid index (0..2047), not the
+// ties, grid_search.hpp's best_neighbour); writes its levels. When no neighbour scores below FLT_MAX (the sums
+// overflowed), ggml scans the whole grid, but with a slip: it subtracts xval[i], i the grid index (0..2047), not the
 // coordinate, so it reads the 2048 values from xval on. We do the same while they lie in the row
 // (`row_end`); past it ggml reads other rows or foreign memory, and we refuse the row instead.
 int best_neighbour2(const IqGridMaps& maps, int key, const float* xval, const float* w, float scale, const float* xg,

@@ -37,10 +37,10 @@ float search_subblock(const float* xval, const float* weight, const float* waux,
 
 void quantize_block(const float* xbl, const float* qwbl, std::uint8_t* out, std::size_t row) {
   std::uint8_t block[kBlockBytes] = {};
-  std::uint8_t* const qs = block + 2;       // low 8 bits of the 32 grid indices
-  std::uint8_t* const signs = block + 34;   // one sign byte per grid point
-  std::uint8_t* const qh = block + 66;      // bits 8-9 of the grid indices, 4 per byte
-  std::uint8_t* const scales4 = block + 74; // two 4-bit sub-block scales per byte
+  std::uint8_t* const qs = block + 2;        // low 8 bits of the 32 grid indices
+  std::uint8_t* const signs = block + 34;    // one sign byte per grid point
+  std::uint8_t* const qh = block + 66;       // bits 8-9 of the grid indices, 4 per byte
+  std::uint8_t* const scales4 = block + 74;  // two 4-bit sub-block scales per byte
   float scales[kSubBlocks];
   float weight[kSubBlock], waux[kSubBlock], xval[kSubBlock];
   std::int8_t L[kSubBlock];

@@ -167,8 +167,8 @@ void quantize_block_xxs(const float* xbl, const float* qwbl, std::uint8_t* out, 
   for (int ib = 0; ib < kSubBlocks; ++ib) {
     const float* xb = xbl + kSubBlock * ib;
     // Only 7 sign bits per 8 values are stored: an even number of negatives (grid_search.hpp).
-    const float max =
-        prepare_subblock<kSubBlock, true>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux, xval, block_signs);
+    const float max = prepare_subblock<kSubBlock, true>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight,
+                                                        waux, xval, block_signs);
     std::memset(L, 0, sizeof L);
     if (max < 1e-8f) {  // ggml's GROUP_MAX_EPS_IQ3_XXS
       scales[ib] = 0;
@@ -225,8 +225,8 @@ void quantize_block_s(const float* xbl, const float* qwbl, std::uint8_t* out, st
   const float sigma2 = block_sigma2(xbl);
   for (int ib = 0; ib < kSubBlocks; ++ib) {
     const float* xb = xbl + kSubBlock * ib;
-    const float max =
-        prepare_subblock<kSubBlock, false>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight, waux, xval, block_signs);
+    const float max = prepare_subblock<kSubBlock, false>(xb, qwbl ? qwbl + kSubBlock * ib : nullptr, sigma2, weight,
+                                                         waux, xval, block_signs);
     std::memset(L, 0, sizeof L);
     if (!max) {
       // ggml skips an all-zero sub-block without advancing its qs and signs cursors, so the

@@ -21,7 +21,7 @@ using detail::store_u16;
 using detail::x86_nan;
 
 constexpr int kBlock = 32;
-constexpr int kTries = 7;          // trial scales (values[0] + t) / max for t = -7..7
+constexpr int kTries = 7;           // trial scales (values[0] + t) / max for t = -7..7
 constexpr float kAllZero = 1e-15f;  // ggml's GROUP_MAX_EPS
 
 // The codebook as floats (exact: the comparisons below are the float ones of ggml's
@@ -108,8 +108,7 @@ inline float block_scale(const float* xb, const float* qw, float sigma2) {
 // Element j and j + 16 of each 32 share a byte, low nibble first.
 inline void pack_levels(const std::uint8_t* l, int n, std::uint8_t* qs) {
   for (int i = 0; i < n / 32; ++i)
-    for (int j = 0; j < 16; ++j)
-      qs[16 * i + j] = static_cast<std::uint8_t>(l[32 * i + j] | (l[32 * i + 16 + j] << 4));
+    for (int j = 0; j < 16; ++j) qs[16 * i + j] = static_cast<std::uint8_t>(l[32 * i + j] | (l[32 * i + 16 + j] << 4));
 }
 
 inline float sigma2_of(const float* x, int n) {

@@ -17,7 +17,7 @@ namespace onnxq::quantize {
 // into rows * n_per_row / qk packed blocks at `dst` (no alignment required). `importance` is null
 // or n_per_row weights, one per column, used for every row (ggml's imatrix); formats that ignore it
 // ignore it. The caller (decode/quantize_rows.cpp) has checked the arguments.
-#define ONNXQ_BLOCK_FORMAT(id, ...)                                                                \
+#define ONNXQ_BLOCK_FORMAT(id, ...)                                                              \
   void quantize_##id(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, \
                      const float* importance);
 #include "formats/format_rows.def"

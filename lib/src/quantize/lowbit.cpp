@@ -35,7 +35,8 @@ inline int trit_of(float v, float id) { return lround_low32(v * id) + 1; }
 // ceil(t * 256 / 243): the decoder reads them back as base-3 fixed point.
 inline std::uint8_t pack_trits(const float* x, std::size_t stride, int count, float id) {
   std::uint8_t q = 0;  // ggml accumulates in a uint8_t
-  for (int n = 0; n < count; ++n) q = static_cast<std::uint8_t>(q * 3 + trit_of(x[static_cast<std::size_t>(n) * stride], id));
+  for (int n = 0; n < count; ++n)
+    q = static_cast<std::uint8_t>(q * 3 + trit_of(x[static_cast<std::size_t>(n) * stride], id));
   if (count == 4) q = static_cast<std::uint8_t>(q * 3);
   return static_cast<std::uint8_t>((static_cast<std::uint16_t>(q) * 256 + 242) / 243);
 }

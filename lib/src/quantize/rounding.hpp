@@ -43,7 +43,8 @@ inline std::int32_t lround_low32(float v) {
   const float a = std::fabs(v);
   if (a < 8388608.0f) return static_cast<std::int32_t>(v + std::copysign(0.49999997f, v));
   if (a < 9223372036854775808.0f)  // an integer that fits a long: keep its low 32 bits
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(v))));
+    return static_cast<std::int32_t>(
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(v))));
   return 0;
 }
 

@@ -91,8 +91,8 @@ inline VI nearest_index_ordered(const Tables& tb, VF x) {
   const VM upper = ge(x, vf_set1(tb.t[7]));
   VI idx = sel(upper, vi_set1(8), vi_set1(0));
   idx = sel(ge(x, sel(upper, vf_set1(tb.t[11]), vf_set1(tb.t[3]))), idx + vi_set1(4), idx);  // t[idx + 3]
-  idx = sel(ge(x, lookup8f(tb.t_step3, srli<2>(idx))), idx + vi_set1(2), idx);                 // t[idx + 1]
-  return sel(ge(x, lookup8f(tb.t_step4, srli<1>(idx))), idx + vi_set1(1), idx);                // t[idx]
+  idx = sel(ge(x, lookup8f(tb.t_step3, srli<2>(idx))), idx + vi_set1(2), idx);               // t[idx + 1]
+  return sel(ge(x, lookup8f(tb.t_step4, srli<1>(idx))), idx + vi_set1(1), idx);              // t[idx]
 }
 // ggml's best_index_int8 for 16 lanes (NaN fails every test of the scalar code: 15).
 inline VI nearest_index(const Tables& tb, VF x) { return sel(ne(x, x), vi_set1(15), nearest_index_ordered(tb, x)); }
@@ -189,8 +189,7 @@ inline float sum_squares(const float* x, int n) {
 
 // ---------------------------------------------------------------- iq4_nl (18 bytes: d, qs[16])
 
-void iq4_nl_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
-                 const float* importance) {
+void iq4_nl_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance) {
   constexpr std::size_t kBytes = formats::row(formats::FormatId::iq4_nl).block_bytes;
   const Tables& tb = tables();
   const std::size_t nb = n_per_row / kBlock, blocks = rows * nb;
@@ -251,8 +250,7 @@ inline void iq4_xs_finish(const Tables& tb, const float* x, const float* scales,
   quantize::detail::store_u16(b + 2, scales_h);
 }
 
-void iq4_xs_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
-                 const float* importance) {
+void iq4_xs_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance) {
   constexpr std::size_t kSuper = formats::row(formats::FormatId::iq4_xs).block_elements;
   constexpr std::size_t kBytes = formats::row(formats::FormatId::iq4_xs).block_bytes;
   static_assert(kSuper == 8 * kBlock);

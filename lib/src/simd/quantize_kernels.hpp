@@ -23,8 +23,8 @@ struct QuantizeKernel {
 #define ONNXQ_QUANTIZE_FAMILIES(X) X(legacy) X(kquant) X(iq4) X(lowbit) X(fp4)
 
 #define ONNXQ_DECLARE_QUANTIZE_FAMILY(family) std::span<const QuantizeKernel> family##_quantizers();
-#define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                  \
-  namespace ns {                                          \
+#define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                 \
+  namespace ns {                                         \
   ONNXQ_QUANTIZE_FAMILIES(ONNXQ_DECLARE_QUANTIZE_FAMILY) \
   }
 ONNXQ_DECLARE_ISA_QUANTIZERS(avx2)

@@ -34,7 +34,8 @@ inline VF vf_min(VF a, VF b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline VF vf_copysign(VF mag, VF sgn) {
   const __m512i s = _mm512_set1_epi32(INT32_MIN);
   // 0xCA: bitwise s ? sgn : mag.
-  return {_mm512_castsi512_ps(_mm512_ternarylogic_epi32(s, _mm512_castps_si512(sgn.v), _mm512_castps_si512(mag.v), 0xCA))};
+  return {
+      _mm512_castsi512_ps(_mm512_ternarylogic_epi32(s, _mm512_castps_si512(sgn.v), _mm512_castps_si512(mag.v), 0xCA))};
 }
 // Over lanes without NaN: the order does not matter.
 inline float hmax(VF a) { return _mm512_reduce_max_ps(a.v); }

@@ -1,6 +1,6 @@
-// The quantizers of the 32-element formats (q4_0, q4_1, q5_0, q5_1, q8_0, q8_1), written once over the 16-lane vector layer and compiled per ISA: include a vec_<isa>.hpp and the
-// lane operations listed below first (see simd/<isa>/quantize_legacy.cpp). They write the bytes of
-// the scalar reference (quantize/legacy.cpp) on every input.
+// The quantizers of the 32-element formats (q4_0, q4_1, q5_0, q5_1, q8_0, q8_1), written once over the 16-lane vector
+// layer and compiled per ISA: include a vec_<isa>.hpp and the lane operations listed below first (see
+// simd/<isa>/quantize_legacy.cpp). They write the bytes of the scalar reference (quantize/legacy.cpp) on every input.
 //
 // How the lanes stay exact. Without importance (round to nearest) the blocks go in groups of 16,
 // in three steps:
@@ -372,8 +372,8 @@ inline void affine_search(const Lanes& v, VF& scale_out, VF& min_out, VI* levels
 // The importance paths: 16 blocks at a time (they may span rows; each lane takes its row's
 // variance and its column's importance); the last ones through the reference, in whole rows.
 template <FormatId Id, int kBits, bool kAffine>
-void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
-                   const float* importance, QuantizeRowsFn reference) {
+void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance,
+                   QuantizeRowsFn reference) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   constexpr int kNmax = kAffine ? (1 << kBits) - 1 : 1 << (kBits - 1);
   const std::size_t nb = n_per_row / kQk, blocks = rows * nb;
@@ -437,8 +437,7 @@ void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
 // Without importance the rows are one run of blocks (no row state): whole groups go through
 // Group, the rest through the reference kernel (as one row of the remaining blocks).
 // kWeighted: 0 no importance path (q8), 1 symmetric search, 2 affine search.
-template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits,
-          int kWeighted>
+template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits, int kWeighted>
 void rows_of(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   if (importance && kWeighted != 0)
@@ -449,8 +448,7 @@ void rows_of(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_
   if (b < blocks) kReference(x + b * kQk, dst + b * kBytes, 1, (blocks - b) * kQk, nullptr);
 }
 
-template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits,
-          int kWeighted>
+template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits, int kWeighted>
 constexpr QuantizeKernel row() {
   static_assert(formats::row(Id).block_elements == kQk);
   return {formats::row(Id).index, &rows_of<Id, Group, kReference, kBits, kWeighted>};

@@ -106,7 +106,9 @@ inline __m256i bytes4_half(__m256i a0, __m256i a1, __m256i b0, __m256i b1) {
   return _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 }
 // Lane values must be 0..255 (unsigned saturation is then the low byte).
-inline VI bytes4(VI a, VI b, VI c, VI d) { return {bytes4_half(a.lo, a.hi, b.lo, b.hi), bytes4_half(c.lo, c.hi, d.lo, d.hi)}; }
+inline VI bytes4(VI a, VI b, VI c, VI d) {
+  return {bytes4_half(a.lo, a.hi, b.lo, b.hi), bytes4_half(c.lo, c.hi, d.lo, d.hi)};
+}
 inline void st8(std::uint8_t* p, VI a) {
   const __m256i low = _mm256_set1_epi32(0xFF);
   const __m256i w = _mm256_packus_epi32(_mm256_and_si256(a.lo, low), _mm256_and_si256(a.hi, low));
@@ -118,19 +120,41 @@ struct M {
   uint32x4_t v[4];
 };
 inline VF ld(const float* p) { return {vld1q_f32(p), vld1q_f32(p + 4), vld1q_f32(p + 8), vld1q_f32(p + 12)}; }
-inline VI bits(VF a) { return map_i([&](int k) { return vreinterpretq_s32_f32(a.v[k]); }); }
-inline VF from_bits(VI a) { return map_f([&](int k) { return vreinterpretq_f32_s32(a.v[k]); }); }
-inline VF fabs_(VF a) { return map_f([&](int k) { return vabsq_f32(a.v[k]); }); }
-inline VI imax(VI a, VI b) { return map_i([&](int k) { return vmaxq_s32(a.v[k], b.v[k]); }); }
-inline VI imin(VI a, VI b) { return map_i([&](int k) { return vminq_s32(a.v[k], b.v[k]); }); }
+inline VI bits(VF a) {
+  return map_i([&](int k) { return vreinterpretq_s32_f32(a.v[k]); });
+}
+inline VF from_bits(VI a) {
+  return map_f([&](int k) { return vreinterpretq_f32_s32(a.v[k]); });
+}
+inline VF fabs_(VF a) {
+  return map_f([&](int k) { return vabsq_f32(a.v[k]); });
+}
+inline VI imax(VI a, VI b) {
+  return map_i([&](int k) { return vmaxq_s32(a.v[k], b.v[k]); });
+}
+inline VI imin(VI a, VI b) {
+  return map_i([&](int k) { return vminq_s32(a.v[k], b.v[k]); });
+}
 inline std::int32_t hmax(VI a) { return vmaxvq_s32(vmaxq_s32(vmaxq_s32(a.v[0], a.v[1]), vmaxq_s32(a.v[2], a.v[3]))); }
-inline VI ior(VI a, VI b) { return map_i([&](int k) { return vorrq_s32(a.v[k], b.v[k]); }); }
+inline VI ior(VI a, VI b) {
+  return map_i([&](int k) { return vorrq_s32(a.v[k], b.v[k]); });
+}
 // Saturating where x86 gives INT32_MIN: the kernels only convert values below 2^23.
-inline VI cvtt(VF a) { return map_i([&](int k) { return vcvtq_s32_f32(a.v[k]); }); }
-inline M flt(VF a, VF b) { return {vcltq_f32(a.v[0], b.v[0]), vcltq_f32(a.v[1], b.v[1]), vcltq_f32(a.v[2], b.v[2]), vcltq_f32(a.v[3], b.v[3])}; }
-inline VF fsel(M m, VF a, VF b) { return map_f([&](int k) { return vbslq_f32(m.v[k], a.v[k], b.v[k]); }); }
-inline VI isel(M m, VI a, VI b) { return map_i([&](int k) { return vbslq_s32(m.v[k], a.v[k], b.v[k]); }); }
-inline VI add_one_where(M m, VI c) { return map_i([&](int k) { return vsubq_s32(c.v[k], vreinterpretq_s32_u32(m.v[k])); }); }
+inline VI cvtt(VF a) {
+  return map_i([&](int k) { return vcvtq_s32_f32(a.v[k]); });
+}
+inline M flt(VF a, VF b) {
+  return {vcltq_f32(a.v[0], b.v[0]), vcltq_f32(a.v[1], b.v[1]), vcltq_f32(a.v[2], b.v[2]), vcltq_f32(a.v[3], b.v[3])};
+}
+inline VF fsel(M m, VF a, VF b) {
+  return map_f([&](int k) { return vbslq_f32(m.v[k], a.v[k], b.v[k]); });
+}
+inline VI isel(M m, VI a, VI b) {
+  return map_i([&](int k) { return vbslq_s32(m.v[k], a.v[k], b.v[k]); });
+}
+inline VI add_one_where(M m, VI c) {
+  return map_i([&](int k) { return vsubq_s32(c.v[k], vreinterpretq_s32_u32(m.v[k])); });
+}
 inline unsigned ge0_bits(VF a) {
   static constexpr std::uint32_t kBit[4] = {1, 2, 4, 8};
   const uint32x4_t bit = vld1q_u32(kBit);
@@ -139,8 +163,10 @@ inline unsigned ge0_bits(VF a) {
   return r;
 }
 inline uint8x16_t narrow(VI a) {
-  const uint16x8_t lo = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
-  const uint16x8_t hi = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
+  const uint16x8_t lo =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
+  const uint16x8_t hi =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
   return vcombine_u8(vmovn_u16(lo), vmovn_u16(hi));
 }
 inline void st8(std::uint8_t* p, VI a) { vst1q_u8(p, narrow(a)); }
@@ -245,7 +271,8 @@ constexpr int kQ1Group = 4;
 inline void q1_0_group(const float* x, std::uint8_t* b) {
   float sum[kQ1Group] = {};
   for (int j = 0; j < 128; ++j)
-    for (int g = 0; g < kQ1Group; ++g) sum[g] += std::bit_cast<float>(std::bit_cast<std::uint32_t>(x[128 * g + j]) & 0x7FFFFFFFu);
+    for (int g = 0; g < kQ1Group; ++g)
+      sum[g] += std::bit_cast<float>(std::bit_cast<std::uint32_t>(x[128 * g + j]) & 0x7FFFFFFFu);
   for (int g = 0; g < kQ1Group; ++g) {
     std::uint8_t* o = b + 18 * g;
     store_half(o, sum[g] / 128.0f);

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "onnxq/decode/isa.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/formats/format.hpp"
 
 extern "C" {
 void quantize_row_q8_1_ref(const float* x, void* y, int64_t k);
@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
   const std::string wanted = argc > 3 ? std::string(",") + argv[3] + "," : "";
   std::printf("# onnxq path %s\n", onnxq::active_isa());
-  const std::vector<float> x = bench_rows(std::max<std::uint64_t>(kRow, static_cast<std::uint64_t>(mib * (1 << 20) / 4) / kRow * kRow));
+  const std::vector<float> x =
+      bench_rows(std::max<std::uint64_t>(kRow, static_cast<std::uint64_t>(mib * (1 << 20) / 4) / kRow * kRow));
   std::vector<float> importance(kRow);
   for (std::uint64_t i = 0; i < kRow; ++i) importance[i] = 0.5f + static_cast<float>((i * 2654435761u) % 1000) / 250.0f;
   for (const onnxq::BlockFormat& f : onnxq::block_formats()) {
@@ -92,9 +93,11 @@ int main(int argc, char** argv) {
     if (onnxq::quantize_uses_importance(f)) with_importance.push_back(true);
     for (bool weighted : with_importance) {
       const float* w = weighted ? importance.data() : nullptr;
-      const onnxq::QuantizeRequest request{&f, onnxq::DType::Float, x.data(), rows, kRow,
-                                           weighted ? std::span<const float>(importance) : std::span<const float>(),
-                                           ours.data()};
+      const onnxq::QuantizeRequest request{
+          &f,         onnxq::DType::Float,
+          x.data(),   rows,
+          kRow,       weighted ? std::span<const float>(importance) : std::span<const float>(),
+          ours.data()};
       auto start = Clock::now();
       onnxq::quantize_rows(request, 1);
       const double first = seconds_since(start);
@@ -118,8 +121,8 @@ int main(int argc, char** argv) {
       }
       const double n = static_cast<double>(rows * kRow);
       std::printf("%s %s %llu %.3f %.3f %.3f %.3f %.3f %.3f %s\n", id.c_str(), weighted ? "yes" : "no",
-                  static_cast<unsigned long long>(rows * kRow), one * 1e9 / n, two * 1e9 / n, g * 1e9 / n,
-                  first * 1e3, second * 1e3, init * 1e3, ours == theirs ? "same" : "DIFFER");
+                  static_cast<unsigned long long>(rows * kRow), one * 1e9 / n, two * 1e9 / n, g * 1e9 / n, first * 1e3,
+                  second * 1e3, init * 1e3, ours == theirs ? "same" : "DIFFER");
       std::fflush(stdout);
     }
   }

@@ -144,11 +144,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  const ggml_type types[] = {GGML_TYPE_Q4_0,  GGML_TYPE_Q4_1,    GGML_TYPE_Q5_0,   GGML_TYPE_Q5_1,    GGML_TYPE_Q8_0,
-                             GGML_TYPE_Q8_1,  GGML_TYPE_Q2_K,    GGML_TYPE_Q3_K,   GGML_TYPE_Q4_K,    GGML_TYPE_Q5_K,
-                             GGML_TYPE_Q6_K,  GGML_TYPE_Q8_K,    GGML_TYPE_IQ2_XXS, GGML_TYPE_IQ2_XS, GGML_TYPE_IQ3_XXS,
-                             GGML_TYPE_IQ1_S, GGML_TYPE_IQ4_NL,  GGML_TYPE_IQ3_S,  GGML_TYPE_IQ2_S,   GGML_TYPE_IQ4_XS,
-                             GGML_TYPE_IQ1_M, GGML_TYPE_TQ1_0,   GGML_TYPE_TQ2_0,  GGML_TYPE_MXFP4,   GGML_TYPE_NVFP4,
+  const ggml_type types[] = {GGML_TYPE_Q4_0,  GGML_TYPE_Q4_1,   GGML_TYPE_Q5_0,    GGML_TYPE_Q5_1,   GGML_TYPE_Q8_0,
+                             GGML_TYPE_Q8_1,  GGML_TYPE_Q2_K,   GGML_TYPE_Q3_K,    GGML_TYPE_Q4_K,   GGML_TYPE_Q5_K,
+                             GGML_TYPE_Q6_K,  GGML_TYPE_Q8_K,   GGML_TYPE_IQ2_XXS, GGML_TYPE_IQ2_XS, GGML_TYPE_IQ3_XXS,
+                             GGML_TYPE_IQ1_S, GGML_TYPE_IQ4_NL, GGML_TYPE_IQ3_S,   GGML_TYPE_IQ2_S,  GGML_TYPE_IQ4_XS,
+                             GGML_TYPE_IQ1_M, GGML_TYPE_TQ1_0,  GGML_TYPE_TQ2_0,   GGML_TYPE_MXFP4,  GGML_TYPE_NVFP4,
                              GGML_TYPE_Q1_0,  GGML_TYPE_Q2_0};
   std::uint64_t seed = 100;
   for (const InputSet& s : {common_rows(), long_rows(), extreme_rows()}) {

@@ -11,8 +11,8 @@
 
 #include "expected_npy.hpp"
 #include "ggml_compare.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {
@@ -83,17 +83,15 @@ TEST_P(QuantizeGgmlBytes, EqualGgmlWithAndWithoutImportanceOnEveryThreadCount) {
         EXPECT_EQ(first_difference(f, quantized(f, x, set.n_per_row, {}, threads), want_plain, set.n_per_row), "")
             << "without importance, " << threads << " threads";
       }
-      EXPECT_EQ(first_difference(f, quantized(f, x, set.n_per_row, importance, threads), want_weighted,
-                                 set.n_per_row), "")
+      EXPECT_EQ(first_difference(f, quantized(f, x, set.n_per_row, importance, threads), want_weighted, set.n_per_row),
+                "")
           << "with importance, " << threads << " threads";
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBlockFormats, QuantizeGgmlBytes, ::testing::Range<std::size_t>(0, 27),
-                         [](const auto& info) {
-                           return std::string(block_formats()[info.param].gguf_name);
-                         });
+                         [](const auto& info) { return std::string(block_formats()[info.param].gguf_name); });
 
 // Decoding our bytes gives what decoding ggml's gives: the round trip a user sees.
 TEST(QuantizeRoundTrip, DecodingOurBytesEqualsDecodingGgmlsForEveryFormat) {

@@ -10,8 +10,8 @@
 
 #include "isa_paths.hpp"
 #include "onnxq/decode/isa.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {
@@ -35,7 +35,8 @@ std::vector<float> hard_rows() {
   x.insert(x.end(), kRowLength, 0.0f);
   x.insert(x.end(), kRowLength, -3.0f);
   for (std::uint64_t i = 0; i < kRowLength; ++i) x.push_back(static_cast<float>(static_cast<int>(i % 5) - 2));
-  for (std::uint64_t i = 0; i < kRowLength; ++i) x.push_back(i % 64 == 7 ? 50.0f : 0.01f * static_cast<float>(gaussian()));
+  for (std::uint64_t i = 0; i < kRowLength; ++i)
+    x.push_back(i % 64 == 7 ? 50.0f : 0.01f * static_cast<float>(gaussian()));
   for (std::uint64_t i = 0; i < kRowLength; ++i) x.push_back(i % 2 ? static_cast<float>(gaussian()) : 0.0f);
   return x;
 }

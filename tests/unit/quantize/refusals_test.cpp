@@ -9,8 +9,8 @@
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/core/half.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/formats/format.hpp"
 
 namespace onnxq {
 namespace {
@@ -44,7 +44,8 @@ TEST(QuantizeRefusals, NanOrInfinityNamesItsRowAndColumn) {
   EXPECT_EQ(kind, ErrorKind::InvalidInput);
   x[2 * 64 + 17] = 0.0f;
   x[3 * 64 + 63] = -std::numeric_limits<float>::infinity();
-  EXPECT_EQ(error_of(format("q4_0"), x, 64), "row 3, column 63: the value is infinite; only finite values can be quantized");
+  EXPECT_EQ(error_of(format("q4_0"), x, 64),
+            "row 3, column 63: the value is infinite; only finite values can be quantized");
 }
 
 TEST(QuantizeRefusals, HalfInputIsWidenedAndCheckedToo) {
@@ -90,7 +91,8 @@ TEST(QuantizeRefusals, RowLengthsAndImportanceLengthsAreChecked) {
 // ggml still places every group, so does onnxq (IQ2_XXS and IQ1_S here).
 TEST(QuantizeRefusals, GridSearchesThatCannotPlaceARowNameIt) {
   std::vector<float> x(3 * 256, 0.01f);
-  for (int i = 0; i < 256; ++i) x[256 + i] = std::sin(0.7f * static_cast<float>(i)) * 1e20f * static_cast<float>(1 + i % 5);
+  for (int i = 0; i < 256; ++i)
+    x[256 + i] = std::sin(0.7f * static_cast<float>(i)) * 1e20f * static_cast<float>(1 + i % 5);
   const std::vector<float> importance(256, 1.0f);
   for (const char* name : {"iq3_xxs", "iq3_s", "iq2_s", "iq1_m", "iq2_xs"}) {
     ErrorKind kind{};

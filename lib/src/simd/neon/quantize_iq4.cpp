@@ -72,8 +72,10 @@ inline void vi_store(std::int32_t* p, VI v) {
 }
 // The low byte of each lane.
 inline VB low_bytes(VI a) {
-  const uint16x8_t lo = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
-  const uint16x8_t hi = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
+  const uint16x8_t lo =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
+  const uint16x8_t hi =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
   return vcombine_u8(vmovn_u16(lo), vmovn_u16(hi));
 }
 inline void store16(std::uint8_t* p, VB a) { vst1q_u8(p, a); }

@@ -92,20 +92,18 @@ inline VI trunc_x86(VF a) {
 }
 // IEEE binary16 (round to nearest even, as FPCR has it on Linux) in the low 16 bits of each lane.
 inline VI half_bits(VF a) {
-  return map_i([&](int k) {
-    return vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(a.v[k]))));
-  });
+  return map_i([&](int k) { return vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(a.v[k])))); });
 }
 inline void vi_store(std::int32_t* p, VI v) {
   for (int k = 0; k < 4; ++k) vst1q_s32(p + 4 * k, v.v[k]);
 }
-inline int hsum(VI a) {
-  return vaddvq_s32(vaddq_s32(vaddq_s32(a.v[0], a.v[1]), vaddq_s32(a.v[2], a.v[3])));
-}
+inline int hsum(VI a) { return vaddvq_s32(vaddq_s32(vaddq_s32(a.v[0], a.v[1]), vaddq_s32(a.v[2], a.v[3]))); }
 // The low byte of each lane.
 inline VB low_bytes(VI a) {
-  const uint16x8_t lo = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
-  const uint16x8_t hi = vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
+  const uint16x8_t lo =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
+  const uint16x8_t hi =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
   return vcombine_u8(vmovn_u16(lo), vmovn_u16(hi));
 }
 inline VB min_s8(VB a, VB b) { return vreinterpretq_u8_s8(vminq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b))); }
