@@ -1,0 +1,202 @@
+// The lane operations the NEON quantizer families (quantize_{iq4,kquant,legacy}-inl.hpp) need beyond
+// vec_neon.hpp, written once for all of them; each family uses the subset its -inl header lists.
+// Internal linkage inside onnxq::simd::neon, like the vector layer.
+#pragma once
+
+#include "simd/vec_neon.hpp"
+
+namespace onnxq::simd::neon {
+namespace {
+
+// A lane mask: all-ones lanes in four q registers. Comparisons are ordered (false on NaN, as C's
+// <, >, <=, >=, ==) except ne, which is C's != (true on NaN).
+struct VM {
+  uint32x4_t v[4];
+};
+
+template <class F>
+[[gnu::always_inline]] inline VM map_m(F f) {
+  return {f(0), f(1), f(2), f(3)};
+}
+
+inline VF vf_load(const float* p) {
+  return map_f([&](int k) { return vld1q_f32(p + 4 * k); });
+}
+
+inline VF operator/(VF a, VF b) {
+  return map_f([&](int k) { return vdivq_f32(a.v[k], b.v[k]); });
+}
+
+inline VF vf_sqrt(VF a) {
+  return map_f([&](int k) { return vsqrtq_f32(a.v[k]); });
+}
+
+inline VF vf_abs(VF a) {
+  return map_f([&](int k) { return vabsq_f32(a.v[k]); });
+}
+
+inline VF vf_max(VF a, VF b) {
+  return map_f([&](int k) { return vmaxq_f32(a.v[k], b.v[k]); });
+}
+
+inline VF vf_min(VF a, VF b) {
+  return map_f([&](int k) { return vminq_f32(a.v[k], b.v[k]); });
+}
+
+// The magnitude of mag with the sign of sgn.
+inline VF vf_copysign(VF mag, VF sgn) {
+  return map_f([&](int k) { return vbslq_f32(vdupq_n_u32(0x80000000u), sgn.v[k], mag.v[k]); });
+}
+
+// Over lanes without NaN: the order does not matter.
+inline float hmax(VF a) { return vmaxvq_f32(vmaxq_f32(vmaxq_f32(a.v[0], a.v[1]), vmaxq_f32(a.v[2], a.v[3]))); }
+
+inline float hmin(VF a) { return vminvq_f32(vminq_f32(vminq_f32(a.v[0], a.v[1]), vminq_f32(a.v[2], a.v[3]))); }
+
+inline VM eq(VF a, VF b) {
+  return map_m([&](int k) { return vceqq_f32(a.v[k], b.v[k]); });
+}
+
+inline VM ne(VF a, VF b) {
+  return map_m([&](int k) { return vmvnq_u32(vceqq_f32(a.v[k], b.v[k])); });
+}
+
+inline VM lt(VF a, VF b) {
+  return map_m([&](int k) { return vcltq_f32(a.v[k], b.v[k]); });
+}
+
+inline VM gt(VF a, VF b) {
+  return map_m([&](int k) { return vcgtq_f32(a.v[k], b.v[k]); });
+}
+
+inline VM le(VF a, VF b) {
+  return map_m([&](int k) { return vcleq_f32(a.v[k], b.v[k]); });
+}
+
+inline VM operator&(VM a, VM b) {
+  return map_m([&](int k) { return vandq_u32(a.v[k], b.v[k]); });
+}
+
+inline std::uint32_t lane_bits(VM m) {
+  static constexpr std::uint32_t kBit[4] = {1, 2, 4, 8};
+  const uint32x4_t bit = vld1q_u32(kBit);
+  std::uint32_t r = 0;
+  for (int k = 0; k < 4; ++k) r |= vaddvq_u32(vandq_u32(m.v[k], bit)) << (4 * k);
+  return r;
+}
+
+inline VF sel(VM m, VF a, VF b) {
+  return map_f([&](int k) { return vbslq_f32(m.v[k], a.v[k], b.v[k]); });
+}
+
+inline VI sel(VM m, VI a, VI b) {
+  return map_i([&](int k) { return vbslq_s32(m.v[k], a.v[k], b.v[k]); });
+}
+
+inline VI as_i(VF a) {
+  return map_i([&](int k) { return vreinterpretq_s32_f32(a.v[k]); });
+}
+
+inline VI vi_min(VI a, VI b) {
+  return map_i([&](int k) { return vminq_s32(a.v[k], b.v[k]); });
+}
+
+inline VI vi_max(VI a, VI b) {
+  return map_i([&](int k) { return vmaxq_s32(a.v[k], b.v[k]); });
+}
+
+inline VI operator|(VI a, VI b) {
+  return map_i([&](int k) { return vorrq_s32(a.v[k], b.v[k]); });
+}
+
+// x86's cvttps2dq: truncation, INT32_MIN for NaN and out of range (fcvtzs would saturate, and give
+// 0 for NaN), as rounding.hpp's x86_trunc_i32.
+inline VI trunc_x86(VF a) {
+  return map_i([&](int k) {
+    const uint32x4_t in_range = vcaltq_f32(a.v[k], vdupq_n_f32(2147483648.0f));
+    return vbslq_s32(in_range, vcvtq_s32_f32(a.v[k]), vdupq_n_s32(INT32_MIN));
+  });
+}
+
+// IEEE binary16 (round to nearest even, as FPCR has it on Linux) in the low 16 bits of each lane.
+inline VI half_bits(VF a) {
+  return map_i([&](int k) { return vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(a.v[k])))); });
+}
+
+inline void vi_store(std::int32_t* p, VI v) {
+  for (int k = 0; k < 4; ++k) vst1q_s32(p + 4 * k, v.v[k]);
+}
+
+// The sum of the 16 lanes (integers: exact in any order).
+inline int hsum(VI a) { return vaddvq_s32(vaddq_s32(vaddq_s32(a.v[0], a.v[1]), vaddq_s32(a.v[2], a.v[3]))); }
+
+// The low byte of each lane.
+inline VB low_bytes(VI a) {
+  const uint16x8_t lo =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[0])), vmovn_u32(vreinterpretq_u32_s32(a.v[1])));
+  const uint16x8_t hi =
+      vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(a.v[2])), vmovn_u32(vreinterpretq_u32_s32(a.v[3])));
+  return vcombine_u8(vmovn_u16(lo), vmovn_u16(hi));
+}
+
+inline VB min_s8(VB a, VB b) { return vreinterpretq_u8_s8(vminq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b))); }
+
+// Bit k = bit 4 of byte k.
+inline std::uint32_t bit4_mask(VB a) {
+  static constexpr std::uint8_t kBit[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  const VB bits = vandq_u8(vtstq_u8(a, vdupq_n_u8(0x10)), vld1q_u8(kBit));
+  return vaddv_u8(vget_low_u8(bits)) | (static_cast<std::uint32_t>(vaddv_u8(vget_high_u8(bits))) << 8);
+}
+
+inline void store16(std::uint8_t* p, VB a) { vst1q_u8(p, a); }
+
+inline VF vf_neg(VF a) {
+  return map_f([&](int k) { return vnegq_f32(a.v[k]); });
+}
+
+inline VM operator|(VM a, VM b) {
+  return map_m([&](int k) { return vorrq_u32(a.v[k], b.v[k]); });
+}
+
+inline bool any(VM a) { return vmaxvq_u32(vorrq_u32(vorrq_u32(a.v[0], a.v[1]), vorrq_u32(a.v[2], a.v[3]))) != 0; }
+
+inline VI shl(VI a, int c) {
+  return map_i([&](int k) { return vshlq_s32(a.v[k], vdupq_n_s32(c)); });
+}
+
+// Logical: the lanes shifted are never negative here, but keep it unsigned like the x86 paths.
+inline VI shr(VI a, int c) {
+  return map_i([&](int k) { return vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(a.v[k]), vdupq_n_s32(-c))); });
+}
+
+// kquant's name for the integer lane sum.
+inline std::int32_t vi_hsum(VI v) { return hsum(v); }
+
+// The low byte of each lane, 16 bytes to p.
+inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+
+inline VM ge(VF a, VF b) {
+  return map_m([&](int k) { return vcgeq_f32(a.v[k], b.v[k]); });
+}
+
+// table[idx] for indices in 0..7, table 8 floats in memory: one tbl over its 32 bytes.
+inline VF lookup8f(const float* table, VI idx) {
+  const uint8x16x2_t t = vld1q_u8_x2(reinterpret_cast<const std::uint8_t*>(table));
+  return map_f([&](int k) {
+    const uint32x4_t bytes = vmlaq_n_u32(vdupq_n_u32(0x03020100u), vreinterpretq_u32_s32(idx.v[k]), 0x04040404u);
+    return vreinterpretq_f32_u8(vqtbl2q_u8(t, vreinterpretq_u8_u32(bytes)));
+  });
+}
+
+// table[idx] for 16 indices in 0..15, table 16 floats in memory: one tbl over its 64 bytes, the
+// byte indices 4 idx + 0..3.
+inline VF lookup16f(const float* table, VI idx) {
+  const uint8x16x4_t t = vld1q_u8_x4(reinterpret_cast<const std::uint8_t*>(table));
+  return map_f([&](int k) {
+    const uint32x4_t bytes = vmlaq_n_u32(vdupq_n_u32(0x03020100u), vreinterpretq_u32_s32(idx.v[k]), 0x04040404u);
+    return vreinterpretq_f32_u8(vqtbl4q_u8(t, vreinterpretq_u8_u32(bytes)));
+  });
+}
+
+}  // namespace
+}  // namespace onnxq::simd::neon
