@@ -18,7 +18,7 @@
 //
 // Lane operations expected besides the shared layer: kSearchVectors (1 or 2); VM; vf_load,
 // vi_store, store_u8, operator/, vf_sqrt, vf_abs, vf_neg, lt, gt, le, eq, ne, VM & |, any, sel
-// (VF and VI), as_i, vi_min, vi_max, vi_hsum, VI |, shl, shr.
+// (VF and VI), as_i, vi_min, vi_max, vi_hsum, VI |, shl, shr, transpose16.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
@@ -183,12 +183,18 @@ inline I clamp_v(I v, int lo, int hi) {
 }
 
 // Lane k of out[i] is src[k][i]: value i of search k (the transposition that makes lanes searches).
+// Sixteen searches and sixteen values at a time, transposed in registers (transpose16).
 template <int N, class V>
 inline void gather(const float* const* src, V* out) {
+  static_assert(N % 16 == 0);
   constexpr int W = kWidth<V>;
   alignas(64) float t[N * W];
-  for (int k = 0; k < W; ++k) {
-    for (int i = 0; i < N; ++i) t[i * W + k] = src[k][i];
+  for (int k = 0; k < W; k += 16) {
+    for (int i = 0; i < N; i += 16) {
+      const void* rows[16];
+      for (int r = 0; r < 16; ++r) rows[r] = src[k + r] + i;
+      transpose16(rows, t + i * W + k, W);
+    }
   }
   for (int i = 0; i < N; ++i) out[i] = load<V>(t + i * W);
 }
@@ -357,7 +363,8 @@ template <int C>
 void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
   constexpr int N = 16, nmax = 4;
   const VF zero_v = vf_set1(0.f);
-  VF w[C][N], wx[C][N], fl[C][N], sumlx[C], suml2[C];
+  // Per lane: the sums, and sumlx squared kept rather than recomputed each step (the same product).
+  VF w[C][N], wx[C][N], fl[C][N], sumlx[C], suml2[C], sq[C];
   VM zero[C];
   for (int c = 0; c < C; ++c) {
     VF max, amax;
@@ -372,6 +379,7 @@ void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
       sumlx[c] = sumlx[c] + wx[c][i] * fl[c][i];
       suml2[c] = suml2[c] + (w[c][i] * fl[c][i]) * fl[c][i];
     }
+    sq[c] = sumlx[c] * sumlx[c];
   }
   bool live[C];
   for (int c = 0; c < C; ++c) live[c] = true;
@@ -387,12 +395,13 @@ void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
         const VF nl = to_f(clamp_v(round_v((x[c][i] * sl20) / slx0), -nmax, nmax - 1));
         const VF slx = slx0 + wx[c][i] * nl;
         const VF sl2 = sl20 + (w[c][i] * nl) * nl;
+        const VF slx_sq = slx * slx;
         // Levels are small integers, so comparing them as floats is comparing the ints.
-        const VM take =
-            gt(slx0, zero_v) & ne(nl, li) & gt(sl2, zero_v) & gt((slx * slx) * suml2[c], (sumlx[c] * sumlx[c]) * sl2);
+        const VM take = gt(slx0, zero_v) & ne(nl, li) & gt(sl2, zero_v) & gt(slx_sq * suml2[c], sq[c] * sl2);
         fl[c][i] = sel(take, nl, li);
         sumlx[c] = sel(take, slx, sumlx[c]);
         suml2[c] = sel(take, sl2, suml2[c]);
+        sq[c] = sel(take, slx_sq, sq[c]);
         changed[c] = changed[c] | take;
       }
     }
@@ -779,19 +788,7 @@ struct K3 {
   static void finish(const float* x0, std::uint8_t* blk, bool importance, const Lanes<kW>& r,
                      const std::int32_t* levels, int at) {
     const float* scales = r.scale + at;
-    std::uint8_t* S = blk + offsetof(BlockQ3_K, scales);
-    std::memset(S, 0, 12);
-    // Scale j as 6 bits: low 4 in byte j (j < 8) or the high nibble of byte j - 8, top 2 in byte
-    // 8 + j % 4 at bit 2 * (j / 4).
-    auto put_scale = [S](int j, int l) {
-      if (j < 8) {
-        S[j] = static_cast<std::uint8_t>(l & 0xF);
-      } else {
-        S[j - 8] = static_cast<std::uint8_t>(S[j - 8] | ((l & 0xF) << 4));
-      }
-      l >>= 4;
-      S[j % 4 + 8] = static_cast<std::uint8_t>(S[j % 4 + 8] | (l << (2 * (j / 4))));
-    };
+    int l6[16] = {};  // the stored 6-bit scales (scale + 32; all 0 when the block's are)
     std::uint16_t d_half;
     if (!importance) {
       float max_scale = 0, amax = 0;
@@ -806,7 +803,7 @@ struct K3 {
         const float iscale = -32.f / max_scale;
         for (int j = 0; j < 16; ++j) {
           const auto l8 = static_cast<std::int8_t>(round_s(iscale * scales[j]));  // narrowed, then clamped
-          put_scale(j, clamp_s(l8, -32, 31) + 32);
+          l6[j] = clamp_s(l8, -32, 31) + 32;
         }
         d_half = ggml_half(1 / iscale);
       } else {
@@ -815,21 +812,27 @@ struct K3 {
     } else {
       std::int8_t Ls[16];
       const float d_block = quantize::make_qx_quants(16, 32, scales, Ls, 1, r.sumw + at);
-      for (int j = 0; j < 16; ++j) put_scale(j, Ls[j]);
+      for (int j = 0; j < 16; ++j) l6[j] = Ls[j];
       d_half = ggml_half(d_block);
+    }
+    // Scale j's low 4 bits in byte j % 8 (the high nibble for j >= 8), its top 2 in byte 8 + j % 4
+    // at bit 2 * (j / 4).
+    std::uint8_t* S = blk + offsetof(BlockQ3_K, scales);
+    for (int j = 0; j < 8; ++j) S[j] = static_cast<std::uint8_t>((l6[j] & 0xF) | ((l6[j + 8] & 0xF) << 4));
+    for (int m = 0; m < 4; ++m) {
+      S[8 + m] = static_cast<std::uint8_t>((l6[m] >> 4) | ((l6[m + 4] >> 4) << 2) | ((l6[m + 8] >> 4) << 4) |
+                                           ((l6[m + 12] >> 4) << 6));
     }
     quantize::detail::store_u16(blk + offsetof(BlockQ3_K, d), d_half);
     const float d_all = half_to_float(d_half);
 
     VI L[16];  // sub-block j, levels + 4
     for (int j = 0; j < 16; ++j) {
-      int sc = j < 8 ? (S[j] & 0xF) : (S[j - 8] >> 4);
-      sc = (sc | (((S[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32;
-      const float d = d_all * static_cast<float>(sc);
+      const float d = d_all * static_cast<float>(l6[j] - 32);
       const VF xv = vf_load(x0 + 16 * j);
       if (!(d != 0)) {
         if (!importance) {
-          alignas(64) std::int32_t l[16];
+          alignas(64) std::int32_t l[16];  // rare: a sub-block whose stored scale is zero
           for (int i = 0; i < 16; ++i) l[i] = levels[i * kW + at + j];
           L[j] = vi_load(l);
         } else {

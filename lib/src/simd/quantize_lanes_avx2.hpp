@@ -132,5 +132,32 @@ inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<_
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
 
+// t[i * stride + k] = rows[k][i] for i, k < 16: sixteen rows of 16 floats (or 4-byte integers)
+// transposed as four 8x8 blocks in registers (pairs, quads, then 128-bit halves).
+inline void transpose16(const void* const* rows, void* t, int stride) {
+  for (int bk = 0; bk < 16; bk += 8) {    // rows bk .. bk + 7
+    for (int bi = 0; bi < 16; bi += 8) {  // their values bi .. bi + 7
+      __m256 r[8], u[8];
+      for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(static_cast<const float*>(rows[bk + k]) + bi);
+      for (int k = 0; k < 8; k += 2) {
+        u[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+        u[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+      }
+      for (int k = 0; k < 8; k += 4) {
+        for (int h = 0; h < 2; ++h) {
+          r[k + 2 * h] = _mm256_shuffle_ps(u[k + h], u[k + 2 + h], 0x44);      // values 4c + 2h
+          r[k + 2 * h + 1] = _mm256_shuffle_ps(u[k + h], u[k + 2 + h], 0xEE);  // values 4c + 2h + 1
+        }
+      }
+      // r[4q + j] holds, in half c, values 4c + j of rows 4q .. 4q + 3.
+      float* out = static_cast<float*>(t) + bi * stride + bk;
+      for (int j = 0; j < 4; ++j) {
+        _mm256_storeu_ps(out + j * stride, _mm256_permute2f128_ps(r[j], r[4 + j], 0x20));
+        _mm256_storeu_ps(out + (4 + j) * stride, _mm256_permute2f128_ps(r[j], r[4 + j], 0x31));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onnxq::simd::avx2

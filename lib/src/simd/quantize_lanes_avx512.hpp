@@ -85,5 +85,33 @@ inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<_
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
 
+// t[i * stride + k] = rows[k][i] for i, k < 16: sixteen rows of 16 floats (or 4-byte integers)
+// transposed in registers (pairs, quads, then 128-bit quarters interleaved), 16 loads and stores.
+inline void transpose16(const void* const* rows, void* t, int stride) {
+  __m512 r[16], u[16];
+  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_ps(rows[k]);
+  for (int k = 0; k < 16; k += 2) {  // 2x2 blocks of lanes
+    u[k] = _mm512_unpacklo_ps(r[k], r[k + 1]);
+    u[k + 1] = _mm512_unpackhi_ps(r[k], r[k + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {  // 4x4 within each 128-bit quarter
+    for (int h = 0; h < 2; ++h) {
+      const __m512d a = _mm512_castps_pd(u[k + h]), b = _mm512_castps_pd(u[k + 2 + h]);
+      r[k + 2 * h] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));      // values 4c + 2h
+      r[k + 2 * h + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));  // values 4c + 2h + 1
+    }
+  }
+  // r[4q + j] now holds, in quarter c, values 4c + j of rows 4q .. 4q + 3; the quarters regroup.
+  for (int j = 0; j < 4; ++j) {
+    const __m512 a = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88), b = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
+    const __m512 c = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD), d = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
+    u[j] = _mm512_shuffle_f32x4(a, b, 0x88);       // values j (quarter 0)
+    u[8 + j] = _mm512_shuffle_f32x4(a, b, 0xDD);   // values 8 + j (quarter 2)
+    u[4 + j] = _mm512_shuffle_f32x4(c, d, 0x88);   // values 4 + j (quarter 1)
+    u[12 + j] = _mm512_shuffle_f32x4(c, d, 0xDD);  // values 12 + j (quarter 3)
+  }
+  for (int i = 0; i < 16; ++i) _mm512_storeu_ps(static_cast<float*>(t) + i * stride, u[i]);
+}
+
 }  // namespace
 }  // namespace onnxq::simd::ONNXQ_SIMD_NS

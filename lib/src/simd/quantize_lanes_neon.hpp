@@ -198,5 +198,25 @@ inline VF lookup16f(const float* table, VI idx) {
   });
 }
 
+// t[i * stride + k] = rows[k][i] for i, k < 16: sixteen rows of 16 floats (or 4-byte integers)
+// transposed as sixteen 4x4 blocks in registers (trn1/trn2 of words, then of doublewords).
+inline void transpose16(const void* const* rows, void* t, int stride) {
+  for (int bk = 0; bk < 16; bk += 4) {
+    for (int bi = 0; bi < 16; bi += 4) {
+      float32x4_t r[4];
+      for (int k = 0; k < 4; ++k) r[k] = vld1q_f32(static_cast<const float*>(rows[bk + k]) + bi);
+      const float32x4_t a0 = vtrn1q_f32(r[0], r[1]), a1 = vtrn2q_f32(r[0], r[1]);
+      const float32x4_t a2 = vtrn1q_f32(r[2], r[3]), a3 = vtrn2q_f32(r[2], r[3]);
+      auto d = [](float32x4_t v) { return vreinterpretq_f64_f32(v); };
+      auto f = [](float64x2_t v) { return vreinterpretq_f32_f64(v); };
+      float* out = static_cast<float*>(t) + bi * stride + bk;
+      vst1q_f32(out, f(vtrn1q_f64(d(a0), d(a2))));
+      vst1q_f32(out + stride, f(vtrn1q_f64(d(a1), d(a3))));
+      vst1q_f32(out + 2 * stride, f(vtrn2q_f64(d(a0), d(a2))));
+      vst1q_f32(out + 3 * stride, f(vtrn2q_f64(d(a1), d(a3))));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onnxq::simd::neon
