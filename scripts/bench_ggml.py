@@ -11,11 +11,20 @@ ggml-base library is built with cmake (Release, CPU backend only, ggml's own fla
 (default BUILD_DIR/ggml) unless it is there already; the harness is compiled with the library's
 compiler against DIR's headers, BUILD_DIR/lib/libonnxq.a and that libggml-base.
 
+With the quantize table comes a whole-command one: `onnxq quantize --raw` (a fresh process: read
+the file, check, quantize, write it atomically) against tests/bench/ggml/ggml_quantize_file.cpp, the
+same work done with ggml (read the file, ggml_quantize_init, ggml_quantize_chunk at one thread, write),
+on the same raw float32 file of COMMAND_MIB (default 64) in /dev/shm (a RAM file system: the time is
+the command's, not the disk's, and onnxq's fsync costs nothing there); best wall time of 5 interleaved
+runs each, outputs compared.
+
 Usage: bench_ggml.py --ggml DIR [--ggml-build GGML_BUILD] [--build-dir BUILD_DIR] [--rounds N]
-                     [--large-mib M] [--formats q4_0,q8_0]
+                     [--large-mib M] [--formats q4_0,q8_0] [--only decode|quantize] [--quantize-mib M]
+                     [--command-mib M] [--command-formats q4_0,q8_0]
 """
 import argparse
 import glob
+import json
 import math
 import os
 import re
@@ -28,6 +37,7 @@ import time
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 HARNESS = os.path.join(REPO, "tests", "bench", "ggml", "ggml_to_float_bench.cpp")
 QUANTIZE_HARNESS = os.path.join(REPO, "tests", "bench", "ggml", "ggml_quantize_bench.cpp")
+QUANTIZE_FILE = os.path.join(REPO, "tests", "bench", "ggml", "ggml_quantize_file.cpp")
 
 
 def fail(message):
@@ -89,6 +99,10 @@ def main():
     ap.add_argument("--only", choices=["decode", "quantize"], help="one of the two tables (default: both)")
     ap.add_argument("--quantize-mib", type=float, default=16,
                     help="float32 input of the quantize table (MiB; the IQ grid types get an eighth)")
+    ap.add_argument("--command-mib", type=float, default=64,
+                    help="float32 input of the whole-command table (MiB)")
+    ap.add_argument("--command-formats", default="q4_0,q8_0,q4_k,q6_k,q3_k,iq4_xs",
+                    help="formats of the whole-command table (comma-separated)")
     ap.error = lambda message: fail(f"{message} (scripts/bench --ggml DIR [--ggml-build DIR] [--rounds N] "
                                     f"[--large-mib M] [--formats LIST] [--only decode|quantize]; --help for more)")
     args = ap.parse_args()
@@ -130,6 +144,11 @@ def main():
                 "compiling tests/bench/ggml/ggml_quantize_bench.cpp")
             quantize_out = run([qexe, str(args.quantize_mib), str(max(args.rounds, 3))] +
                                ([args.formats] if args.formats else []), "the quantize benchmark")
+            fexe = os.path.join(tmp, "ggml_quantize_file")
+            run([cxx, "-std=c++20", "-O2", "-I", os.path.join(ggml, "include"), QUANTIZE_FILE, lib,
+                 "-Wl,-rpath," + os.path.dirname(lib), "-o", fexe], "compiling tests/bench/ggml/ggml_quantize_file.cpp")
+            command_rows = time_commands(os.path.join(build_dir, "onnxq"), fexe, args.command_mib,
+                                         args.command_formats.split(","))
 
         started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         best, order, path, skipped = {}, [], "?", []
@@ -163,6 +182,8 @@ def main():
                      if f)
     if args.only != "decode":
         print_quantize_table(quantize_out, started, ggml, lib, ggml_build, flags)
+        print()
+        print_command_table(command_rows, args.command_mib)
     if args.only == "quantize":
         return
     print(f"scripts/bench --ggml {started}, {args.rounds} round(s); {lscpu('Model name')}, {os.cpu_count()} CPUs; "
@@ -223,6 +244,60 @@ def print_quantize_table(out, started, ggml, lib, ggml_build, flags):
     if ratios:
         print(f"geomean over {len(ratios)} formats (without an importance matrix where a format can): "
               f"{geomean(ratios):.2f}x ggml at 1 thread (min {min(ratios):.2f}x, max {max(ratios):.2f}x)")
+
+
+def time_commands(onnxq, ggml_file, mib, formats):
+    """Best wall times (s) of onnxq's quantize --raw at 1 thread and all threads and of the ggml program,
+    5 interleaved runs each, on one raw float32 file in /dev/shm; and whether the outputs are equal."""
+    try:
+        import numpy as np
+    except ImportError:
+        fail("the whole-command table needs numpy (scripts/setup --test installs python3-numpy)")
+    n_per_row = 4096
+    rows = max(1, int(mib * 1024 * 1024 / 4 / n_per_row))
+    rng = np.random.default_rng(7)
+    x = (0.02 * rng.standard_normal((rows, n_per_row))).astype(np.float32)
+    x[3::4] /= np.sqrt(rng.random((len(x[3::4]), 1)) + 0.01).astype(np.float32)  # heavy-tailed rows
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    work = tempfile.mkdtemp(prefix="onnxq-bench-command.", dir=shm)
+    try:
+        src = os.path.join(work, "in.f32")
+        x.tofile(src)
+        ids = {f["format_id"].removeprefix("gguf:"): f["ggml_type"]
+               for f in json.loads(run([onnxq, "formats", "--json"], "onnxq formats")) if "ggml_type" in f}
+        results = []
+        for fmt in formats:
+            if fmt not in ids:
+                fail(f"--command-formats: unknown format {fmt}")
+            out = {k: os.path.join(work, f"{k}.bin") for k in ("o1", "on", "g")}
+            cmds = {
+                "o1": [onnxq, "quantize", "--raw", src, "--shape", f"{rows},{n_per_row}", "--packed-format",
+                       f"gguf:{fmt}", "-o", out["o1"], "--threads", "1"],
+                "on": [onnxq, "quantize", "--raw", src, "--shape", f"{rows},{n_per_row}", "--packed-format",
+                       f"gguf:{fmt}", "-o", out["on"]],
+                "g": [ggml_file, str(ids[fmt]), str(n_per_row), src, out["g"]],
+            }
+            best = {k: float("inf") for k in cmds}
+            for _ in range(5):
+                for k, argv in cmds.items():
+                    start = time.perf_counter()
+                    run(argv, f"{' '.join(argv[:2])} {fmt}")
+                    best[k] = min(best[k], time.perf_counter() - start)
+            same = all(open(out[k], "rb").read() == open(out["g"], "rb").read() for k in ("o1", "on"))
+            results.append((fmt, best["o1"], best["on"], best["g"], same))
+        return results
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def print_command_table(rows, mib):
+    print(f"whole command, {mib:g} MiB of float32 rows (4096 values each) in /dev/shm: `onnxq quantize --raw` "
+          f"against tests/bench/ggml/ggml_quantize_file.cpp (read, ggml_quantize_chunk at 1 thread, write); "
+          f"best wall time of 5 interleaved runs (ms); x ggml = ggml time / onnxq time; bytes: outputs equal")
+    print(f"{'format':8} {'onnxq 1t':>9} {'onnxq all':>10} {'ggml':>9} {'x ggml 1t':>10} {'x ggml all':>11} {'bytes':>6}")
+    for fmt, o1, on, g, same in rows:
+        print(f"{fmt:8} {o1 * 1e3:9.1f} {on * 1e3:10.1f} {g * 1e3:9.1f} {g / o1:9.2f}x {g / on:10.2f}x "
+              f"{'same' if same else 'DIFFER':>6}")
 
 
 if __name__ == "__main__":
