@@ -1,8 +1,9 @@
 // onnxq report's pages as a user sees them: Debian's chromium, headless, driven by playwright-core
 // (scripts/setup --test installs both). For the zoo model, a llama-shaped model (local, split into
-// shards, and served by the loopback range server), its values, and a compare with one damaged
-// tensor, each page loads from file:// with no console error and no request, its map has one cell
-// per (layer, kind), its table sorts and filters, its histograms and compare ranking are drawn.
+// shards, and served by the loopback range server), its values, and compares of a copy with one
+// damaged tensor (against the float32 source, and against the undamaged quantization), each page
+// loads from file:// with no console error and no request, its map has one cell per (layer, kind),
+// its table sorts and filters, its histograms and compare ranking are drawn.
 // Environment: ONNXQ, TESTDATA, PYTHON (as the CLI tests have), CHROMIUM (default /usr/bin/chromium).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -53,6 +54,7 @@ const pages = {
   split: ["report", path.join(models, shards[1] ?? "missing"), "-o", "split.html"],
   remote: ["report", `${url}/files/model.gguf`, "-o", "remote.html"],
   compare: ["report", path.join(models, "damaged.gguf"), "--compare", path.join(models, "ref.gguf"), "-o", "compare.html"],
+  requant: ["report", path.join(models, "damaged.gguf"), "--compare", path.join(models, "model.gguf"), "-o", "requant.html"],
 };
 let browser;
 try {
@@ -165,6 +167,16 @@ try {
     check("compare: sorted by normalized MSE", sortedBy(nmse.filter(v => v !== ""), "desc", true), nmse.slice(0, 4).join(","));
     check("compare: every shared tensor listed", nmse.length === 3 + LAYERS * KINDS.length);
     check("compare: one map cell per (layer, kind)", await cellCount(page, "#compare-map rect.cell") === LAYERS * KINDS.length);
+    await context.close();
+  }
+  // Two quantizations of the same weights, one tensor apart: that tensor first, every other one exact.
+  {
+    const { page, seen, context } = await open("requant.html");
+    await commonChecks("requant", page, seen);
+    const names = await page.locator("#compare-table tbody tr").evaluateAll(trs => trs.map(tr => tr.dataset.name));
+    const nmse = await column(page, "#compare-table", "nmse");
+    check("requant: the damaged tensor ranks first", names[0] === DAMAGED, names[0]);
+    check("requant: every other tensor without error", Number(nmse[0]) > 0 && nmse.slice(1).every(v => Number(v) === 0), nmse.slice(0, 3).join(","));
     await context.close();
   }
 } finally {
