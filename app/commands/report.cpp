@@ -1,6 +1,7 @@
 // onnxq report: one self-contained HTML page picturing a model (library: onnxq/report/report.hpp).
 // Without --values and --compare only the header is read, so a remote model costs its header.
 
+#include <algorithm>
 #include <memory>
 
 #include "command.hpp"
@@ -40,6 +41,9 @@ void run_report(const ReportCommandOptions& opts) {
   std::unique_ptr<GgufModel> reference;
   if (!opts.reference.empty())
     reference = std::make_unique<GgufModel>(GgufModel::open(opts.reference, ShardPolicy::All, io_options()));
+  if (!opts.values.empty() && std::none_of(model.tensors().begin(), model.tensors().end(),
+                                           [&](const TensorInfo& t) { return glob_matches(opts.values, t.name); }))
+    log::warn("report: --values '{}' matches no tensor of {}", opts.values, opts.path);
   Progress progress("report", decoded_bytes(model, reference.get(), opts.values));
   ReportOptions options;
   options.model_label = opts.path;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <unordered_set>
 
 #include "onnxq/core/version.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
@@ -24,6 +25,10 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kArrayItemsShown = 8;      // a long array is shown by its first items
 constexpr std::size_t kStringBytesShown = 4096;  // and a long string by its start (not the chat template)
+// Layers the map and the per-layer chart show: more than any model has, few enough that a file naming
+// blk.4000000000 cannot make the page draw billions of cells. Tensors of higher layers are listed
+// in the table only.
+constexpr std::uint64_t kMaxMapLayers = 4096;
 
 template <class T>
 Json optional_json(const std::optional<T>& v) {
@@ -152,7 +157,8 @@ double bits_per_weight(const TensorInfo& t) {
 
 Json tensors_json(const GgufModel& model, Json& kinds, Json& layer_bytes, Json& types) {
   Json rows = Json::array();
-  std::vector<std::string> kind_order;
+  std::vector<std::string> kind_order;  // as first met
+  std::unordered_set<std::string> seen_kinds;
   std::vector<std::uint64_t> per_layer;
   struct TypeTotal {
     std::string name;
@@ -160,14 +166,13 @@ Json tensors_json(const GgufModel& model, Json& kinds, Json& layer_bytes, Json& 
   };
   std::map<std::uint32_t, TypeTotal> per_type;
   for (const TensorInfo& t : model.tensors()) {
-    const auto layer = tensor_layer(t.name);
-    const std::string kind = tensor_kind(t.name);
+    auto layer = tensor_layer(t.name);
+    if (layer && *layer >= kMaxMapLayers) layer.reset();
+    const std::string kind = layer ? tensor_kind(t.name) : std::string();
     if (layer) {
-      if (std::find(kind_order.begin(), kind_order.end(), kind) == kind_order.end()) kind_order.push_back(kind);
-      if (*layer < (1u << 16)) {  // a layer number beyond any real model's is kept out of the per-layer chart
-        if (per_layer.size() <= *layer) per_layer.resize(*layer + 1);
-        per_layer[*layer] += t.byte_size;
-      }
+      if (seen_kinds.insert(kind).second) kind_order.push_back(kind);
+      if (per_layer.size() <= *layer) per_layer.resize(*layer + 1);
+      per_layer[*layer] += t.byte_size;
     }
     TypeTotal& total = per_type[t.ggml_type];
     total.name = t.type_name();
