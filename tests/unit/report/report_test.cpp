@@ -71,6 +71,15 @@ TEST(ReportJson, LayersKindsAndTotals) {
   EXPECT_TRUE(j["compare"].is_null());
 }
 
+TEST(ReportJson, BytesThatAreNotUtf8AreReplaced) {
+  GgufBuilder b;
+  b.kv_str("general.name", "a\xff\xfe").tensor("blk.0.\xc3(.weight", {32}, kF32);
+  const auto bytes = b.build();
+  const Json j = Json::parse(report_json(parse_gguf(bytes), {}));
+  EXPECT_EQ(j["overview"]["name"], "a\uFFFD\uFFFD");
+  EXPECT_EQ(j["tensors"][0]["kind"], "\uFFFD(");
+}
+
 TEST(ReportPage, DataCannotEndTheScript) {
   const std::string page = report_page(R"({"t":"</script><script>x()</script><!--&"})");
   EXPECT_EQ(count_of(page, "</script"), 2u);  // the data's and the program's own

@@ -84,16 +84,17 @@ std::vector<std::byte> q8_0_blocks(const std::vector<float>& scales) {
 }
 
 TEST(ScaleHistogram, QuarterOctavesOverTheRangeUsed) {
-  // log2 |d|: 0, 1, log2 3 = 1.58 (bin 1.5), -1 (negative d); a zero and a NaN are set apart.
-  const auto bytes = q8_0_blocks({1.0f, 2.0f, 3.0f, -0.5f, 0.0f, NAN});
+  // log2 |d|: 0, 1, log2 3 = 1.58 (bin 1.5), -1 (negative d), log2 1.1904 = 0.2515 (just past the
+  // quarter at 2^0.25 = 1.1892); a zero and a NaN are set apart.
+  const auto bytes = q8_0_blocks({1.0f, 2.0f, 3.0f, -0.5f, 0.0f, NAN, 1.1904296875f});
   const PackedBytes src(*find_format("q8_0"), bytes);
   const ScaleHistogram h = scale_histogram(src, 1);
-  EXPECT_EQ(h.blocks, 6u);
+  EXPECT_EQ(h.blocks, 7u);
   EXPECT_EQ(h.zero_or_nonfinite, 2u);
   EXPECT_EQ(h.log2_abs.lo, -1.0);
   EXPECT_EQ(h.log2_abs.hi, 1.75);
-  //                           -1          0           1     1.5
-  EXPECT_EQ(h.log2_abs.counts, (std::vector<std::uint64_t>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1}));
+  //                           -1          0  0.25        1     1.5
+  EXPECT_EQ(h.log2_abs.counts, (std::vector<std::uint64_t>{1, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1}));
   const auto plain = f32_bytes({1, 2});
   EXPECT_EQ(scale_histogram(PackedBytes(*find_format("f32"), plain)).blocks, 0u);  // no scales
 }
