@@ -29,6 +29,7 @@ check "report: a page of modest size" test "$(stat -c %s zoo.html)" -lt 100000
 # server sends a small part of itself; with --values it sends the tensors chosen.
 source "$here/serve.bash"
 "$PYTHON" "$here/../browser/make_models.py" "$ONNXQ" models 4
+mkdir -p models/hf/org/repo/main && cp models/model.gguf models/hf/org/repo/main/
 start_server models
 size=$(stat -c %s models/model.gguf)
 "$ONNXQ" report "$URL/files/model.gguf" -o remote.html
@@ -37,6 +38,13 @@ check "remote: the header alone is fetched ($header_bytes of $size bytes)" test 
 "$ONNXQ" report "$URL/files/model.gguf" -o remote-values.html --values '*'
 check "remote --values: the tensors are fetched too" test "$(($(sent /files/model.gguf) - header_bytes))" -ge $((size * 9 / 10))
 check "remote: the page names the URL" grep -q "$URL/files/model.gguf" remote.html
+HF_ENDPOINT=$URL "$ONNXQ" report hf://org/repo/model.gguf -o hf.html
+data hf.html >hf.json
+data remote.html >remote.json
+check "hf://: the same tensors as over http" "$PYTHON" -c '
+import json
+a, b = json.load(open("hf.json")), json.load(open("remote.json"))
+assert a["tensors"] == b["tensors"] and len(a["tensors"]) == 39 and a["overview"]["label"] == "hf://org/repo/model.gguf"'
 
 "$ONNXQ" report "$zoo" -o v.html --values 'q8_0.weight' --compare "$zoo" --threads 2
 data v.html >v.json
