@@ -3,13 +3,13 @@ _onnxq() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      info|estimate|meta|tokens|list|dequant|quantize|formats|stats|diff|hash|export|check|edit|convert-endian|split|conformance|merge|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
+      info|estimate|meta|tokens|list|dequant|quantize|formats|report|stats|diff|hash|export|check|edit|convert-endian|split|conformance|merge|run|make-case|unpack|onehot|unsqueeze) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   local opts
   case $cmd in
     '')
-      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant quantize formats stats diff hash export check edit convert-endian split conformance merge run make-case unpack onehot unsqueeze'
+      opts='-h --help --version -v --verbose -q --quiet --timeout info estimate meta tokens list dequant quantize formats report stats diff hash export check edit convert-endian split conformance merge run make-case unpack onehot unsqueeze'
       case $prev in
         --timeout)
           COMPREPLY=(); return ;;
@@ -97,6 +97,18 @@ _onnxq() {
     formats)
       opts='-h --help --json --isa'
       case $prev in
+      esac ;;
+    report)
+      opts='-h --help -o --output --compare --values --threads'
+      case $prev in
+        -o|--output)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --compare)
+          COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --values)
+          COMPREPLY=(); return ;;
+        --threads)
+          COMPREPLY=(); return ;;
       esac ;;
     stats)
       opts='-h --help --tensor --filter --all --skip-unknown --json --threads'

@@ -142,6 +142,10 @@ def export_onnx(path: PathSpec, onnx_path: PathSpec, *, tensors: Optional[Sequen
                 filter: Optional[str] = None, dtype: Optional[DTypeSpec] = None) -> int:
     """Writes an ONNX graph over the GGUF's own bytes (external data into the .gguf); returns its size."""
 
+def report(model: PathSpec, output: PathSpec, *, compare: Optional[PathSpec] = None, values: Optional[str] = None,
+           threads: Optional[int] = None) -> None:
+    """Writes one self-contained HTML page of the model (onnxq report): map, bytes, tensors, values, compare."""
+
 def formats() -> List[Format]:
     """The formats onnxq decodes: the 27 block formats, then the plain types."""
 

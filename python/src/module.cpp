@@ -11,6 +11,7 @@
 #include "onnxq/io/mapping_guard.hpp"
 #include "ops.hpp"
 #include "quantize.hpp"
+#include "report.hpp"
 #include "writer.hpp"
 
 PYBIND11_MODULE(_onnxq, m) {
@@ -26,4 +27,5 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_writer(m);
   onnxq::python::bind_export(m);
   onnxq::python::bind_hash(m);
+  onnxq::python::bind_report(m);
 }

@@ -83,9 +83,31 @@ run_setup --test
 installed_list >"$WORK/test.list"
 check "--test installs what --python does, and more" \
   test -z "$(comm -23 "$WORK/python.list" "$WORK/test.list")" -a "$(wc -l <"$WORK/test.list")" -gt "$(wc -l <"$WORK/python.list")"
-for p in clang zsh libgtest-dev python3-pytest; do
+for p in clang zsh libgtest-dev python3-pytest chromium nodejs; do
   check "--test installs $p" grep -qxF "$p" "$WORK/test.list"
 done
+
+# --test in a tree without the browser tests' npm packages: npm ci in tests/browser, said on stderr;
+# with them in place (the version package-lock.json pins), npm is not called.
+repo=$WORK/repo
+mkdir -p "$repo/scripts" "$repo/tests/browser"
+cp "$setup" "$repo/scripts/setup"
+cp "$here/../browser/package-lock.json" "$repo/tests/browser/"
+printf '%s\n' "${tool[@]}" >"$STUB_INSTALLED"
+cat "$WORK/test.list" >>"$STUB_INSTALLED"
+rm -f "$STUB_CALLS"; : >"$STUB_CALLS"
+code=0; bash "$repo/scripts/setup" --test >"$WORK/out" 2>"$WORK/err" || code=$?
+check "--test without node_modules: exit 0" test "$code" = 0
+check "--test without node_modules: npm ci" grep -qx 'npm ci --ignore-scripts --no-audit --no-fund' "$STUB_CALLS"
+check "--test without node_modules: said on stderr" grep -q '^scripts/setup: installing playwright-core [0-9.]* into tests/browser/node_modules' "$WORK/err"
+mkdir -p "$repo/tests/browser/node_modules/playwright-core"
+cp "$here/../browser/node_modules/playwright-core/package.json" "$repo/tests/browser/node_modules/playwright-core/" 2>/dev/null ||
+  sed -n '/"node_modules\/playwright-core"/,/}/s/.*"version": "\(.*\)".*/{\n  "version": "\1"\n}/p' \
+    "$repo/tests/browser/package-lock.json" >"$repo/tests/browser/node_modules/playwright-core/package.json"
+rm -f "$STUB_CALLS"; : >"$STUB_CALLS"
+code=0; bash "$repo/scripts/setup" --test >"$WORK/out" 2>"$WORK/err" || code=$?
+check "--test with node_modules in place: exit 0, silent" test "$code" = 0 -a ! -s "$WORK/err"
+check "--test with node_modules in place: npm not called" test ! -s "$STUB_CALLS"
 
 # A wrong argument: the usage, exit 1, nothing installed.
 run_setup --tests

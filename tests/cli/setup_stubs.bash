@@ -1,6 +1,6 @@
 # Stand-ins for the package manager, so that scripts/setup can be tested without installing anything
 # (sourced by tests/cli/setup.sh and tests/install/fresh_setup_test.sh).
-#   make_setup_stubs DIR  writes dpkg-query, apt-get and sudo into DIR; put DIR first on PATH.
+#   make_setup_stubs DIR  writes dpkg-query, apt-get, npm and sudo into DIR; put DIR first on PATH.
 # They follow these variables:
 #   STUB_INSTALLED  a file listing the installed packages, one a line; any other package is missing.
 #                   Unset: dpkg-query is the real one (only apt-get and sudo are stand-ins).
@@ -34,6 +34,11 @@ case "$1" in
     done
     if [ -n "${STUB_APT_FAIL:-}" ]; then echo "E: Sub-process /usr/bin/dpkg returned an error code (1)" >&2; exit 100; fi ;;
 esac
+STUB
+  # npm: scripts/setup --test runs `npm ci` in tests/browser when its packages are missing; logged, never run.
+  cat >"$dir/npm" <<'STUB'
+#!/usr/bin/env bash
+echo "npm $*" >>"${STUB_CALLS:?}"
 STUB
   cat >"$dir/sudo" <<'STUB'
 #!/usr/bin/env bash

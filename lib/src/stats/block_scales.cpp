@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 #include "formats/format_rows.hpp"
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/half.hpp"
 
 namespace onnxq {
 namespace {
@@ -103,6 +106,25 @@ ScaleClass classify_scale(ScaleEncoding encoding, const std::uint8_t* p) {
     }
   }
   return ScaleClass::Ordinary;
+}
+
+double scale_value(ScaleEncoding encoding, const std::uint8_t* p) {
+  switch (encoding) {
+    case E::Half: return half_to_float(u16(p));
+    case E::Float32:
+      return std::bit_cast<float>(static_cast<std::uint32_t>(p[0] | (p[1] << 8) | (p[2] << 16)) |
+                                  (std::uint32_t{p[3]} << 24));
+    case E::E8M0: return std::ldexp(1.0, static_cast<int>(p[0]) - 128);
+    case E::UE4M3: {
+      const unsigned x = p[0] & 0x7F, e = x >> 3, m = x & 7;
+      if (x == 0x7F) return 0.0;
+      return e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7);
+    }
+    case E::Iq1mHalf:
+      return half_to_float(static_cast<std::uint16_t>((u16(p) >> 12) | ((u16(p + 2) >> 12) << 4) |
+                                                      ((u16(p + 4) >> 12) << 8) | ((u16(p + 6) >> 12) << 12)));
+  }
+  return 0.0;
 }
 
 ScaleCounts count_block_scales(const BlockFormat& format, std::span<const std::byte> src, std::uint64_t first_block,

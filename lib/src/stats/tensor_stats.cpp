@@ -115,7 +115,10 @@ DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std:
     d.count = n;
     for (std::uint64_t i = 0; i < n; ++i) {
       const float va = xa[i], vb = xb[i];
-      if (va == vb || (std::isnan(va) && std::isnan(vb))) continue;
+      if (va == vb || (std::isnan(va) && std::isnan(vb))) {
+        if (std::isfinite(vb)) d.sum_sq_b += static_cast<double>(vb) * vb;
+        continue;
+      }
       ++d.differing;
       const double diff = std::fabs(static_cast<double>(va) - static_cast<double>(vb));
       if (!std::isfinite(diff)) {
@@ -124,6 +127,7 @@ DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std:
       }
       d.max_abs = std::max(d.max_abs, diff);
       d.sum_sq += diff * diff;
+      d.sum_sq_b += static_cast<double>(vb) * vb;
     }
     if (on_chunk) on_chunk(n / format_a.block_elements * format_a.block_bytes);
   });
@@ -134,6 +138,7 @@ DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std:
     result.nonfinite += d.nonfinite;
     result.max_abs = std::max(result.max_abs, d.max_abs);
     result.sum_sq += d.sum_sq;
+    result.sum_sq_b += d.sum_sq_b;
   }
   return result;
 }

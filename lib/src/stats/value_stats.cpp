@@ -69,4 +69,9 @@ double DifferenceStats::rms() const {
   return n ? std::sqrt(sum_sq / static_cast<double>(n)) : 0.0;
 }
 
+double DifferenceStats::normalized_mse() const {
+  if (sum_sq_b > 0) return sum_sq / sum_sq_b;
+  return sum_sq > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
 }  // namespace onnxq

@@ -37,6 +37,9 @@ enum class ScaleClass : std::uint8_t { Ordinary, Subnormal, Infinite, NaN };
 
 // Classifies one scale field of `encoding` whose bytes start at `field`.
 ScaleClass classify_scale(ScaleEncoding encoding, const std::uint8_t* field);
+// The value of one scale field (NaN and infinities as stored; E8M0 as 2^(e-128), UE4M3 with bit 7
+// ignored and 0x7F as 0, as the spec reads them).
+double scale_value(ScaleEncoding encoding, const std::uint8_t* field);
 
 // Blocks with at least one scale field of the class (a block can count in several).
 struct ScaleCounts {

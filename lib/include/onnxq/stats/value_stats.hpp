@@ -58,8 +58,12 @@ struct DifferenceStats {
   std::uint64_t differing = 0;  // values that are not equal (NaN == NaN counts as equal)
   std::uint64_t nonfinite = 0;  // pairs whose difference is not finite (excluded below)
   double max_abs = 0;
-  double sum_sq = 0;  // of the finite differences
+  double sum_sq = 0;    // of the finite differences
+  double sum_sq_b = 0;  // of b's values, where the difference is finite: b's energy, for normalized_mse
   double rms() const;
+  // sum((a - b)^2) / sum(b^2): the error relative to b (the reference); 0 when both are all zeros,
+  // infinity when only b is.
+  double normalized_mse() const;
 };
 
 DifferenceStats compare_tensors(const BlockSource& a, const BlockSource& b, std::uint64_t element_count,
