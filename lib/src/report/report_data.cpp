@@ -166,13 +166,14 @@ Json tensors_json(const GgufModel& model, Json& kinds, Json& layer_bytes, Json& 
   };
   std::map<std::uint32_t, TypeTotal> per_type;
   for (const TensorInfo& t : model.tensors()) {
-    auto layer = tensor_layer(t.name);
-    if (layer && *layer >= kMaxMapLayers) layer.reset();
-    const std::string kind = layer ? tensor_kind(t.name) : std::string();
-    if (layer) {
+    const std::optional<std::uint64_t> parsed = tensor_layer(t.name);
+    const bool in_layer = parsed.has_value() && parsed.value() < kMaxMapLayers;
+    const std::uint64_t layer = in_layer ? parsed.value() : 0;
+    const std::string kind = in_layer ? tensor_kind(t.name) : std::string();
+    if (in_layer) {
       if (seen_kinds.insert(kind).second) kind_order.push_back(kind);
-      if (per_layer.size() <= *layer) per_layer.resize(*layer + 1);
-      per_layer[*layer] += t.byte_size;
+      if (per_layer.size() <= layer) per_layer.resize(layer + 1);
+      per_layer[layer] += t.byte_size;
     }
     TypeTotal& total = per_type[t.ggml_type];
     total.name = t.type_name();
@@ -185,8 +186,8 @@ Json tensors_json(const GgufModel& model, Json& kinds, Json& layer_bytes, Json& 
                     {"elements", t.element_count},
                     {"bytes", t.byte_size},
                     {"bpw", bits_per_weight(t)},
-                    {"layer", optional_json(layer)},
-                    {"kind", layer ? Json(kind) : Json(nullptr)},
+                    {"layer", in_layer ? Json(layer) : Json(nullptr)},
+                    {"kind", in_layer ? Json(kind) : Json(nullptr)},
                     {"expert", kind.find("_exps") != std::string::npos || kind.find("_shexp") != std::string::npos}});
   }
   kinds = kind_order;

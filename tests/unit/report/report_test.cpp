@@ -30,7 +30,10 @@ TEST(ReportJson, LayersKindsAndTotals) {
   b.kv("tokenizer.ggml.tokens", 9, [](GgufBytes& v) {
     v.u32(8);
     v.u64(20);
-    for (int i = 0; i < 20; ++i) v.str("t" + std::to_string(i));
+    for (int i = 0; i < 20; ++i) {
+      std::string token = "t";  // appended, not "t" + ...: GCC 12's -Wrestrict misfires on that
+      v.str(token += std::to_string(i));
+    }
   });
   b.tensor("token_embd.weight", {32, 4}, kQ8_0)
       .tensor("blk.0.attn_q.weight", {32, 2}, kQ8_0)
