@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "onnxq/core/version.hpp"
+#include "onnxq/diff/model_diff.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/gguf/tensor_selection.hpp"
 #include "onnxq/gguf/wire.hpp"
@@ -251,40 +252,32 @@ Json values_json(const GgufModel& model, const ReportOptions& options) {
 
 Json compare_json(const GgufModel& model, const ReportOptions& options) {
   if (!options.reference) return nullptr;
-  const GgufModel& ref = *options.reference;
-  Json rows = Json::array(), only_model = Json::array(), only_reference = Json::array();
-  for (const TensorInfo& t : model.tensors()) {
-    const TensorInfo* r = ref.find_tensor(t.name);
-    if (!r) {
-      only_model.push_back(t.name);
-      continue;
-    }
-    Json row = {{"name", t.name}, {"type", t.type_name()}, {"reference_type", r->type_name()}};
-    if (t.ne != r->ne) {
+  ModelDiffOptions diff_options;
+  diff_options.threads = options.threads;
+  diff_options.on_bytes = options.on_bytes;
+  diff_options.on_tensor = options.on_tensor;
+  const ModelDifference d = diff_models(model, *options.reference, diff_options);
+  Json rows = Json::array();
+  for (const TensorDifference& t : d.tensors) {
+    Json row = {{"name", t.name}, {"type", t.type_a}, {"reference_type", t.type_b}};
+    if (t.shape_a != t.shape_b) {
       row["skipped"] = "shapes differ";
-    } else if (!t.format || !r->format) {
+    } else if (!t.compared) {
       row["skipped"] = "onnxq cannot decode this type";
     } else {
-      if (options.on_tensor) options.on_tensor(t.name);
-      const TensorReader a(model, t), b(ref, *r);
-      const DifferenceStats d = compare_tensors(a, b, t.element_count, options.threads, options.on_bytes);
-      a.check();
-      b.check();
-      row["elements"] = d.count;
-      row["differing"] = d.differing;
-      row["nonfinite"] = d.nonfinite;
-      row["rms"] = number_json(d.rms());
-      row["max_abs"] = number_json(d.max_abs);
-      row["nmse"] = number_json(d.normalized_mse());
+      row["elements"] = t.values.count;
+      row["differing"] = t.values.differing;
+      row["nonfinite"] = t.values.nonfinite;
+      row["rms"] = number_json(t.values.rms());
+      row["max_abs"] = number_json(t.values.max_abs);
+      row["nmse"] = number_json(t.values.normalized_mse());
     }
     rows.push_back(std::move(row));
   }
-  for (const TensorInfo& r : ref.tensors())
-    if (!model.find_tensor(r.name)) only_reference.push_back(r.name);
   return {{"reference", options.reference_label},
           {"tensors", rows},
-          {"only_in_model", only_model},
-          {"only_in_reference", only_reference}};
+          {"only_in_model", d.only_a},
+          {"only_in_reference", d.only_b}};
 }
 
 }  // namespace
