@@ -103,14 +103,24 @@ std::string file_text(const py::object& path) {
   return text.str();
 }
 
-void edit(const py::object& src, const py::object& dst, const py::object& set, const std::vector<std::string>& remove,
-          const std::map<std::string, std::string>& rename, const std::optional<std::string>& chat_template,
-          const std::map<std::string, std::string>& set_json, const std::map<std::string, py::object>& special_tokens,
-          const py::object& chat_template_file) {
+// The changes as (kind, key, detail) tuples: ("set", key, "OLD -> NEW"), ("add", key, "TYPE VALUE"),
+// ("remove", key, old value), ("rename", key, new name), as `onnxq edit --dry-run` lists them.
+py::list change_tuples(const std::vector<MetadataChange>& changes) {
+  static constexpr const char* kKinds[] = {"add", "set", "remove", "rename"};
+  py::list out;
+  for (const MetadataChange& c : changes) out.append(py::make_tuple(kKinds[c.kind], c.key, c.detail));
+  return out;
+}
+
+py::list edit(const py::object& src, const py::object& dst, const py::object& set,
+              const std::vector<std::string>& remove, const std::map<std::string, std::string>& rename,
+              const std::optional<std::string>& chat_template, const std::map<std::string, std::string>& set_json,
+              const std::map<std::string, py::object>& special_tokens, const py::object& chat_template_file,
+              bool dry_run) {
   if (chat_template && !chat_template_file.is_none())
     throw py::value_error("give chat_template or chat_template_file, not both");
   const std::string path = fs_path(src);
-  const Destination to = destination(path, dst);
+  const Destination to = dry_run ? Destination{} : destination(path, dst);
   std::shared_ptr<const GgufModel> model;
   {
     py::gil_scoped_release release;
@@ -118,16 +128,20 @@ void edit(const py::object& src, const py::object& dst, const py::object& set, c
         GgufModel::open(path, ShardPolicy::OnlyThisFile, IoOptions::from_environment()));
   }
   GgufMetadata md = GgufMetadata::from_records(model->metadata());
+  std::vector<MetadataChange> changes;
   for (const std::string& pattern : remove) {  // keys or shell globs; one that matches nothing is a KeyError
     MetadataEdits removal = plan();
     removal.remove = {pattern};
     try {
-      apply_metadata_edits(md, removal);
+      for (MetadataChange& c : apply_metadata_edits(md, removal)) changes.push_back(std::move(c));
     } catch (const Error& e) {
       throw py::key_error(e.what());
     }
   }
-  for (const auto& [from, name] : rename) md.rename(from, name);
+  for (const auto& [from, name] : rename) {
+    md.rename(from, name);
+    changes.push_back({MetadataChange::Rename, from, name});
+  }
   // The rest as `onnxq edit` does it: values, JSON values, the chat template, special tokens.
   MetadataEdits rest = plan();
   if (!set.is_none())
@@ -141,13 +155,17 @@ void edit(const py::object& src, const py::object& dst, const py::object& set, c
                                   (py::isinstance<py::int_>(token) && !py::isinstance<py::bool_>(token)
                                        ? "#" + std::string(py::str(token))
                                        : token.cast<std::string>()));
-  apply_metadata_edits(md, rest);
+  for (MetadataChange& c : apply_metadata_edits(md, rest)) changes.push_back(std::move(c));
+  if (dry_run) return change_tuples(changes);
   GgufWriteOptions options;
   options.version = model->primary().version;
   options.big_endian = model->primary().big_endian;
   options.data_offset_modulo_block = model->primary().data_offset;
-  py::gil_scoped_release release;  // the copy
-  write(*model, md, options, to);
+  {
+    py::gil_scoped_release release;  // the copy
+    write(*model, md, options, to);
+  }
+  return change_tuples(changes);
 }
 
 void convert_endian(const py::object& src, const py::object& dst, const std::string& to_order) {
@@ -195,7 +213,7 @@ void bind_writer(py::module_& m) {
   m.def("edit", &edit, "src"_a, "dst"_a, py::kw_only(), "set"_a = py::none(), "remove"_a = std::vector<std::string>{},
         "rename"_a = std::map<std::string, std::string>{}, "chat_template"_a = py::none(),
         "set_json"_a = std::map<std::string, std::string>{}, "special_tokens"_a = std::map<std::string, py::object>{},
-        "chat_template_file"_a = py::none(), R"doc(
+        "chat_template_file"_a = py::none(), "dry_run"_a = false, R"doc(
 Write src with changed metadata to dst (None: replace src, flushed to disk first); tensors are copied
 byte for byte. set: {key: value}, a value in the key's own type, or for a new key in the type the
 Python value implies as set_json's JSON does (bool, int: i32/i64/u64, float: f32, str, list: array),
@@ -205,8 +223,10 @@ nothing); rename: {old: new}. set_json: {key: JSON text}, as `onnxq edit --set-j
 ("[1, 2]", or "f32:[1, 2]" with the elements' type). special_tokens: {bos|eos|pad|unk|sep|cls|mask:
 token text, or its id as an int}. chat_template: the text; chat_template_file: a file holding it.
 Removals come first, then renames, set, set_json, the chat template and the special tokens; the
-library's writer then refuses what a GGUF reader would (ValueError naming the key). The GIL is
-released while reading and copying.)doc");
+library's writer then refuses what a GGUF reader would (ValueError naming the key). Returns the
+changes made, as `onnxq edit --dry-run` lists them: (kind, key, detail) tuples, kind "remove",
+"rename", "set" or "add"; dry_run=True returns them and writes nothing. The GIL is released while
+reading and copying.)doc");
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
 the metadata and every tensor, decoding to the same values. The GIL is released throughout.)doc");

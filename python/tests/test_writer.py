@@ -3,8 +3,11 @@ tensors byte for byte, errors as Python exceptions."""
 
 import json
 import math
+import os
 import shutil
 import struct
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +15,8 @@ import pytest
 import gguf_tool
 import onnxq
 from conftest import ZOO
+
+CLI = Path(os.environ.get("ONNXQ_BUILD_DIR", Path(__file__).resolve().parents[2] / "build")) / "onnxq"
 
 
 def read(path):
@@ -102,6 +107,23 @@ def test_set_types_values_as_set_json_does(tmp_path):
         onnxq.edit(ZOO, by_set, set={"new.x": None})
     with pytest.raises(ValueError, match="^metadata key 'new.x' holds an array of arrays, which ggml's reader"):
         onnxq.edit(ZOO, by_set, set={"new.x": [[1], [2]]})
+
+
+def test_dry_run_lists_the_changes_as_onnxq_edit_does(tmp_path):
+    """dry_run=True returns the changes `onnxq edit --dry-run` prints, in its order, and writes nothing;
+    an edit that writes returns the same list."""
+    out = tmp_path / "out.gguf"
+    kwargs = dict(set={"test.uint8": 1, "new.b": ("bool", True)}, remove=["test.int16"],
+                  rename={"test.int8": "other.int8"}, set_json={"new.f": "[1.5]"})
+    changes = onnxq.edit(ZOO, out, dry_run=True, **kwargs)
+    assert not out.exists()
+    cli = subprocess.run([str(CLI), "edit", str(ZOO), "--dry-run", "--set", "test.uint8=1", "--set", "new.b=bool:true",
+                          "--remove", "test.int16", "--rename", "test.int8=other.int8", "--set-json", "new.f=[1.5]"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    shown = {"add": "add     {}: {}", "set": "set     {}: {}", "remove": "remove  {} (was {})", "rename": "rename  {} -> {}"}
+    assert [shown[kind].format(key, detail) for kind, key, detail in changes] == cli[:-1]
+    assert [kind for kind, _, _ in changes] == ["remove", "rename", "set", "add", "add"]
+    assert onnxq.edit(ZOO, out, **kwargs) == changes and out.exists()
 
 
 def test_edit_in_place(tmp_path):
