@@ -1,13 +1,10 @@
 // onnxq export: dequantize a GGUF model's tensors into one safetensors file (or HF-style
-// shards plus an index), streamed through a reused buffer so memory stays bounded; or, for an
-// output named .onnx, write an ONNX graph over the .gguf's bytes (app/onnx/export_onnx.cpp).
+// shards plus an index: the library's plan, onnxq/onnx/safetensors_export.hpp), streamed through a
+// reused buffer so memory stays bounded; or, for an output named .onnx, write an ONNX graph over
+// the .gguf's bytes (app/onnx/export_onnx.cpp).
 
-#include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "byte_size.hpp"
 #include "command.hpp"
@@ -16,14 +13,12 @@
 #include "io_settings.hpp"
 #include "log.hpp"
 #include "onnx_commands.hpp"
-#include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/isa.hpp"
-#include "onnxq/gguf/split.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/io/file_set.hpp"
 #include "onnxq/npy/safetensors_writer.hpp"
+#include "onnxq/onnx/safetensors_export.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "tensor_selection.hpp"
@@ -42,12 +37,6 @@ struct ExportOptions {
   bool skip_unknown = false;
 };
 
-struct PlannedTensor {
-  const TensorInfo* info;
-  DType dtype;
-  std::uint64_t bytes;  // decoded size
-};
-
 std::optional<DType> parse_export_dtype(const std::string& text) {
   if (text.empty()) return std::nullopt;
   if (text == "f32") return DType::Float;
@@ -56,33 +45,9 @@ std::optional<DType> parse_export_dtype(const std::string& text) {
   invalid_argument("--dtype " + text + ": expected bf16, f16 or f32");
 }
 
-std::map<std::string, std::string> export_metadata(const GgufModel& model) {
-  std::map<std::string, std::string> meta;
-  meta["format"] = "pt";  // what Hugging Face loaders look for
-  for (const GgufKeyValue& kv : model.metadata())
-    if (kv.key.starts_with("general.") && kv.value.type() == GgufType::String)
-      meta[std::string(kv.key)] = std::string(kv.value.as_string());
-  return meta;
-}
-
-// Greedy in file order; a tensor larger than the limit gets a shard of its own (as HF does).
-std::vector<std::vector<PlannedTensor>> assign_shards(const std::vector<PlannedTensor>& plan, std::uint64_t limit) {
-  std::vector<std::vector<PlannedTensor>> shards(1);
-  std::uint64_t size = 0;
-  for (const PlannedTensor& t : plan) {
-    if (limit && !shards.back().empty() && size + t.bytes > limit) {
-      shards.emplace_back();
-      size = 0;
-    }
-    shards.back().push_back(t);
-    size += t.bytes;
-  }
-  return shards;
-}
-
 // Streams one tensor's little-endian values, as dequant does (decoded_stream.hpp).
-void write_tensor(const GgufModel& model, const PlannedTensor& t, int threads, OutputSink& sink, Progress& progress,
-                  StreamBuffers& buffers) {
+void write_tensor(const GgufModel& model, const SafetensorsExportTensor& t, int threads, OutputSink& sink,
+                  Progress& progress, StreamBuffers& buffers) {
   const auto start = std::chrono::steady_clock::now();
   progress.set_label(std::string(t.info->name));
   const TensorReader reader(model, *t.info);
@@ -90,10 +55,6 @@ void write_tensor(const GgufModel& model, const PlannedTensor& t, int threads, O
   log::debug("export: {} {} -> {} ({} bytes) in {:.3f} ms", t.info->name, t.info->format->gguf_name,
              safetensors_dtype(t.dtype), t.bytes,
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-}
-
-std::string shard_name(const std::string& base, std::size_t index, std::size_t count) {
-  return base + split_shard_suffix(index + 1, count) + ".safetensors";
 }
 
 // The output's extension chooses the format; anything else would be a file of the wrong kind.
@@ -122,57 +83,30 @@ void run_export(const ExportOptions& opts) {
       model, select_tensors(model, opts.tensors, opts.filter, opts.tensors.empty() && opts.filter.empty()),
       opts.skip_unknown);
 
-  std::vector<PlannedTensor> plan;
-  std::uint64_t total_in = 0, total_out = 0;
-  for (const TensorInfo* t : selected) {
-    const DType dtype = export_decode_dtype(*t->format, requested);
-    safetensors_dtype(dtype);  // fails early for a dtype safetensors cannot hold
-    const auto bytes = checked_mul(t->element_count, dtype_info(dtype).bits / 8);
-    if (!bytes) invalid_input(std::string(t->name) + ": decoded size overflows");
-    plan.push_back({t, dtype, *bytes});
-    total_in += t->byte_size;
-    total_out += *bytes;
-  }
-  const auto shards = assign_shards(plan, limit);
-  if (shards.size() > 1 && opts.output == "-")
-    throw CLI::ValidationError("--max-shard-size", "the model is split into " + std::to_string(shards.size()) +
+  const SafetensorsExportPlan plan = plan_safetensors_export(model, selected, requested, opts.output, limit);
+  if (plan.files.size() > 1 && opts.output == "-")
+    throw CLI::ValidationError("--max-shard-size", "the model is split into " + std::to_string(plan.files.size()) +
                                                        " files, which need -o FILE, not standard output");
-  std::string base = opts.output;
-  if (base.ends_with(".safetensors")) base.resize(base.size() - std::string_view(".safetensors").size());
-  const auto metadata = export_metadata(model);
-  log::info("export: {} tensors, {} -> {} bytes in {} file(s)", plan.size(), total_in, total_out, shards.size());
+  log::info("export: {} tensors, {} -> {} bytes in {} file(s)", selected.size(), plan.bytes_in, plan.bytes_out,
+            plan.files.size());
   log::debug("export: {} threads (0: all), ISA {}", opts.threads, active_isa());
 
   // Every file stays a temporary until all are written: an error leaves no partial set.
   std::vector<OutputSink> sinks;
-  std::vector<std::string> names;
   {
-    Progress progress("export", total_in);
+    Progress progress("export", plan.bytes_in);
     StreamBuffers buffers;  // one set for all the tensors: their pages are faulted in once
-    for (std::size_t s = 0; s < shards.size(); ++s) {
-      std::vector<SafetensorsEntry> entries;
-      std::uint64_t offset = 0;
-      for (const PlannedTensor& t : shards[s]) {
-        entries.push_back({std::string(t.info->name), t.dtype, t.info->onnx_shape(), offset, offset + t.bytes});
-        offset += t.bytes;
-      }
-      names.push_back(shards.size() == 1 ? opts.output : shard_name(base, s, shards.size()));
-      sinks.push_back(OutputSink::open(names.back()));
-      const std::string header = safetensors_header(entries, metadata);
-      sinks.back().write(header.data(), header.size());
-      for (const PlannedTensor& t : shards[s]) write_tensor(model, t, opts.threads, sinks.back(), progress, buffers);
+    for (const SafetensorsExportFile& file : plan.files) {
+      sinks.push_back(OutputSink::open(file.name));
+      sinks.back().write(file.header.data(), file.header.size());
+      for (const SafetensorsExportTensor& t : file.tensors)
+        write_tensor(model, t, opts.threads, sinks.back(), progress, buffers);
     }
   }
   std::optional<OutputSink> index;
-  if (shards.size() > 1) {
-    nlohmann::json weight_map = nlohmann::json::object();  // sorted by name, as HF writes it
-    for (std::size_t s = 0; s < shards.size(); ++s)
-      for (const PlannedTensor& t : shards[s])
-        weight_map[std::string(t.info->name)] = std::filesystem::path(names[s]).filename().string();
-    const nlohmann::ordered_json doc = {{"metadata", {{"total_size", total_out}}}, {"weight_map", weight_map}};
-    const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    index.emplace(OutputSink::open(base + ".safetensors.index.json"));
-    index->write(text.data(), text.size());
+  if (!plan.index_name.empty()) {
+    index.emplace(OutputSink::open(plan.index_name));
+    index->write(plan.index_text.data(), plan.index_text.size());
   }
   if (sinks.size() == 1 && !index) return sinks.front().commit();  // standard output, perhaps
   FileSet set;  // several files (never stdout): all are named, or none

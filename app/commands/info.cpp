@@ -1,6 +1,5 @@
 // onnxq info: a GGUF file's header facts, what the model is, its tokenizer, and tensor counts and
 // bytes per type: one facts struct, printed as text, markdown or JSON.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -11,6 +10,7 @@
 #include "common_options.hpp"
 #include "metadata_format.hpp"
 #include "model_view.hpp"
+#include "onnxq/model/tensor_totals.hpp"
 #include "partial_model.hpp"
 #include "report.hpp"
 
@@ -23,19 +23,6 @@ struct InfoOptions {
   bool markdown = false;
 };
 
-struct TypeTotals {
-  std::uint64_t tensors = 0;
-  std::uint64_t elements = 0;
-  std::uint64_t bytes = 0;
-};
-
-struct ShardRow {
-  int number = 0;
-  std::string path;
-  bool present = false;
-  std::uint64_t data_offset = 0, keys = 0, tensors = 0, size = 0;
-};
-
 struct InfoFacts {
   std::string path;
   const GgufFile* named = nullptr;  // header facts are the named file's
@@ -44,10 +31,9 @@ struct InfoFacts {
   std::size_t missing_shards = 0;
   std::uint64_t file_bytes = 0;  // counts and sizes cover every shard present
   std::size_t tensor_count = 0;
-  std::map<std::uint32_t, TypeTotals> per_type;
-  TypeTotals total;
-  double bits_per_weight = 0;
-  std::vector<ShardRow> shards;  // in shard order, missing ones included
+  std::map<std::uint32_t, TensorTotals> per_type;
+  TensorTotals total;
+  std::vector<ShardFacts> shards;  // in shard order, missing ones included
   ModelSummary model;
   TokenizerSummary tokenizer;
 
@@ -74,22 +60,10 @@ InfoFacts gather(const GgufModel& model, const std::string& path) {
   f.missing_shards = model.missing_shards().size();
   f.shard_count = model.shards().size() + f.missing_shards;
   f.tensor_count = model.tensors().size();
-  for (const TensorInfo& t : model.tensors()) {
-    TypeTotals& row = f.per_type[t.ggml_type];
-    for (TypeTotals* x : {&row, &f.total}) {
-      x->tensors += 1;
-      x->elements += t.element_count;
-      x->bytes += t.byte_size;
-    }
-  }
-  for (const GgufFile& s : model.shards()) {
-    f.file_bytes += s.size;
-    f.shards.push_back({s.split_number, s.path, true, s.data_offset, s.metadata.size(), s.tensors.size(), s.size});
-  }
-  for (const MissingShard& m : model.missing_shards()) f.shards.push_back({m.split_number, m.path, false});
-  std::sort(f.shards.begin(), f.shards.end(), [](const ShardRow& a, const ShardRow& b) { return a.number < b.number; });
-  if (f.total.elements)
-    f.bits_per_weight = 8.0 * static_cast<double>(f.total.bytes) / static_cast<double>(f.total.elements);
+  f.per_type = totals_by_type(model);
+  for (const TensorInfo& t : model.tensors()) f.total.add(t);
+  for (const GgufFile& s : model.shards()) f.file_bytes += s.size;
+  f.shards = shard_facts(model);
   f.model = summarize_model(model);
   f.tokenizer = summarize_tokenizer(model);
   return f;
@@ -107,7 +81,7 @@ void print_json(const InfoFacts& f) {
                      {"bytes", row.bytes}});
   }
   Json shards = Json::array();
-  for (const ShardRow& s : f.shards) {
+  for (const ShardFacts& s : f.shards) {
     if (!s.present) {
       shards.push_back({{"shard", s.number}, {"path", s.path}, {"present", false}});
       continue;
@@ -131,7 +105,7 @@ void print_json(const InfoFacts& f) {
                     {"n_tensors", f.tensor_count},
                     {"parameters", f.total.elements},
                     {"tensor_bytes", f.total.bytes},
-                    {"bits_per_weight", f.bits_per_weight},
+                    {"bits_per_weight", f.total.bits_per_weight()},
                     {"types", types},
                     {"shards", shards},
                     {"model", model_json(f.model)},
@@ -157,7 +131,7 @@ FieldList header_fields(const InfoFacts& f) {
   h.add("tensors", plain(std::to_string(f.tensor_count)));
   h.add("parameters", plain(std::to_string(f.total.elements)));
   h.add("tensor bytes", plain(std::to_string(f.total.bytes)));
-  h.add("bits per weight", plain(fixed(f.bits_per_weight, 3)));
+  h.add("bits per weight", plain(fixed(f.total.bits_per_weight(), 3)));
   if (f.split)
     h.add("shards", plain(std::to_string(f.shard_count) +
                           (f.missing_shards ? " (" + std::to_string(f.missing_shards) + " missing)" : "")));
@@ -184,7 +158,7 @@ void print_report(const InfoFacts& f, OutputFormat format) {
     Table shards{{"shard", "file", "data offset", "keys", "tensors", "bytes"},
                  {A::Right, A::Left, A::Right, A::Right, A::Right, A::Right},
                  {}};
-    for (const ShardRow& s : f.shards) {
+    for (const ShardFacts& s : f.shards) {
       if (s.present)
         shards.add({plain(std::to_string(s.number)), file_text(s.path), plain(std::to_string(s.data_offset)),
                     plain(std::to_string(s.keys)), plain(std::to_string(s.tensors)), plain(std::to_string(s.size))});

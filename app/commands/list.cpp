@@ -1,12 +1,12 @@
 // onnxq list: one row per tensor (text, JSON), or tensors grouped by layer with each group's
 // elements, bytes and bits per weight (markdown, like gguf_dump.py --markdown).
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "command.hpp"
 #include "common_options.hpp"
 #include "metadata_format.hpp"
+#include "onnxq/model/tensor_totals.hpp"
 #include "partial_model.hpp"
 #include "report.hpp"
 #include "tensor_selection.hpp"
@@ -26,21 +26,9 @@ struct ListFacts {
   bool split = false;
 };
 
-// "blk.N" (or "enc.blk.N" / "dec.blk.N") for a layer's tensor, else "base", as gguf_dump.py groups them.
-std::string group_of(std::string_view name) {
-  const std::size_t at = name.find("blk.");
-  if (at != 0 && !(at == 4 && (name.starts_with("enc.") || name.starts_with("dec.")))) return "base";
-  const std::size_t dot = name.find('.', at + 4);
-  if (dot == std::string_view::npos || dot == at + 4) return "base";
-  for (std::size_t i = at + 4; i < dot; ++i)
-    if (name[i] < '0' || name[i] > '9') return "base";
-  return std::string(name.substr(0, dot));
-}
-
-std::string bits_text(std::uint64_t bytes, std::uint64_t elements) {
+std::string bits_text(const TensorTotals& totals) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f",
-                elements ? 8.0 * static_cast<double>(bytes) / static_cast<double>(elements) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.4f", totals.bits_per_weight());
   return buf;
 }
 
@@ -89,52 +77,34 @@ void print_text(const GgufModel& model, const ListFacts& f) {
 void print_markdown(const ListFacts& f, const std::string& path) {
   using A = TextTable::Align;
   constexpr OutputFormat md = OutputFormat::Markdown;
-  struct Group {
-    std::vector<const TensorInfo*> tensors;
-    std::uint64_t elements = 0, bytes = 0;
-  };
-  std::vector<std::string> order;  // groups in order of first appearance
-  std::map<std::string, Group> groups;
-  Group all;
-  for (const TensorInfo* t : f.tensors) {
-    const std::string name = group_of(t->name);
-    auto [it, added] = groups.try_emplace(name);
-    if (added) order.push_back(name);
-    for (Group* g : {&it->second, &all}) {
-      g->tensors.push_back(t);
-      g->elements += t->element_count;
-      g->bytes += t->byte_size;
-    }
-  }
+  const std::vector<TensorGroup> groups = group_tensors_by_layer(f.tensors);
+  TensorTotals all;
+  for (const TensorInfo* t : f.tensors) all.add(*t);
   print_heading(std::cout, md, 1, path);
   print_paragraph(std::cout, md,
-                  std::to_string(all.tensors.size()) + " tensors, " + std::to_string(all.elements) + " elements, " +
-                      std::to_string(all.bytes) + " bytes, " + bits_text(all.bytes, all.elements) +
-                      " bits per weight.");
+                  std::to_string(all.tensors) + " tensors, " + std::to_string(all.elements) + " elements, " +
+                      std::to_string(all.bytes) + " bytes, " + bits_text(all) + " bits per weight.");
   Table overview{
       {"group", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
-  for (const std::string& name : order) {
-    const Group& g = groups[name];
-    overview.add({name == "base" ? plain(name) : file_text(name), plain(std::to_string(g.tensors.size())),
-                  plain(std::to_string(g.elements)), plain(std::to_string(g.bytes)),
-                  plain(bits_text(g.bytes, g.elements))});
-  }
+  for (const TensorGroup& g : groups)
+    overview.add({g.name == "base" ? plain(g.name) : file_text(g.name), plain(std::to_string(g.totals.tensors)),
+                  plain(std::to_string(g.totals.elements)), plain(std::to_string(g.totals.bytes)),
+                  plain(bits_text(g.totals))});
   print_heading(std::cout, md, 2, "Groups");
   print_table(std::cout, md, overview);
-  for (const std::string& name : order) {
-    const Group& g = groups[name];
+  for (const TensorGroup& g : groups) {
     Table rows{{"name", "type", "shape", "elements", "bytes", "bits/weight"},
                {A::Left, A::Left, A::Left, A::Right, A::Right, A::Right},
                {}};
     for (const TensorInfo* t : g.tensors)
       rows.add({file_text(t->name), plain(t->type_name()), plain(shape_to_string(t->onnx_shape())),
                 plain(std::to_string(t->element_count)), plain(std::to_string(t->byte_size)),
-                plain(bits_text(t->byte_size, t->element_count))});
-    print_heading(std::cout, md, 2, name);
+                plain(bits_text(TensorTotals{1, t->element_count, t->byte_size}))});
+    print_heading(std::cout, md, 2, g.name);
     print_table(std::cout, md, rows);
     print_paragraph(std::cout, md,
-                    std::to_string(g.elements) + " elements, " + std::to_string(g.bytes) + " bytes, " +
-                        bits_text(g.bytes, g.elements) + " bits per weight.");
+                    std::to_string(g.totals.elements) + " elements, " + std::to_string(g.totals.bytes) + " bytes, " +
+                        bits_text(g.totals) + " bits per weight.");
   }
 }
 

@@ -3,10 +3,11 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/value_text.hpp"
 #include "onnxq/ops/onehot.hpp"
 #include "tensor_input.hpp"
 #include "tensor_output.hpp"
-#include "value_text.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -29,7 +30,12 @@ void run_onehot(const OneHotOptions& opts) {
     for (const std::string& v : opts.values) given += (given.empty() ? "" : ",") + v;
     throw CLI::ValidationError("--values", "expected OFF,ON (two values), got '" + given + "'");
   }
-  const Tensor values = parse_value_list(*dtype, opts.values, "--values");
+  Tensor values;
+  try {
+    values = tensor_from_text(*dtype, opts.values);
+  } catch (const Error& e) {
+    throw CLI::ValidationError("--values", e.what());  // a malformed option: a usage error
+  }
   const Tensor indices = read_npy_input(opts.input);
   const Tensor depth = Tensor::from_bytes(DType::Int64, {}, std::as_bytes(std::span(&opts.depth, 1)));
   const OneHotVersion version = opts.opset >= 11 ? OneHotVersion::V11 : OneHotVersion::V9;

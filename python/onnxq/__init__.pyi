@@ -125,8 +125,9 @@ def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]
          remove: Sequence[str] = (), rename: Optional[Dict[str, str]] = None,
          chat_template: Optional[str] = None, set_json: Optional[Dict[str, str]] = None,
          special_tokens: Optional[Dict[str, Union[str, int]]] = None,
-         chat_template_file: Optional[PathSpec] = None) -> None:
-    """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte."""
+         chat_template_file: Optional[PathSpec] = None, dry_run: bool = False) -> List[Tuple[str, str, str]]:
+    """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte.
+    Returns the changes as (kind, key, detail); dry_run=True writes nothing."""
 
 def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:
     """Writes src in the byte order `to` ('big', 'little', 'native') to dst (None: replaces src)."""

@@ -1,6 +1,5 @@
 // onnxq.edit, onnxq.convert_endian, onnxq.split and onnxq.merge over the library's GGUF writer. Values given in Python
-// take the type of the key they replace; a new key's type is given as (TYPE, value) or follows from the Python value
-// (bool, int: i32 or i64, float: f32, str, list: an array).
+// go to the library's edit plan, which types them as `onnxq edit --set-json` does its JSON.
 #include "writer.hpp"
 
 #include <pybind11/stl.h>
@@ -29,82 +28,45 @@ std::string fs_path(const py::object& path) {
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-GgufType inferred(const std::string& key, const py::handle& v) {
-  if (py::isinstance<py::bool_>(v)) return GgufType::Bool;
-  if (py::isinstance<py::int_>(v)) {
+// A Python value as the library's edit plan takes it; the plan gives it its GGUF type.
+MetadataLooseValue loose(const std::string& key, const py::handle& v) {
+  MetadataLooseValue out;
+  if (py::isinstance<py::bool_>(v)) {
+    out.kind = MetadataLooseValue::Bool;
+    out.boolean = v.cast<bool>();
+  } else if (py::isinstance<py::int_>(v)) {
     const py::int_ i = py::reinterpret_borrow<py::int_>(v);
-    if (i >= py::int_(std::numeric_limits<std::int32_t>::min()) &&
-        i <= py::int_(std::numeric_limits<std::int32_t>::max()))
-      return GgufType::Int32;
-    return i < py::int_(0) || i <= py::int_(std::numeric_limits<std::int64_t>::max()) ? GgufType::Int64
-                                                                                      : GgufType::UInt64;
-  }
-  if (py::isinstance<py::float_>(v)) return GgufType::Float32;
-  if (py::isinstance<py::str>(v)) return GgufType::String;
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) return GgufType::Array;
-  throw py::type_error(key + ": a " + std::string(py::str(v.get_type().attr("__name__"))) +
-                       " has no GGUF type; give (TYPE, value)");
-}
-
-GgufOwnedValue convert(const std::string& key, const py::handle& v, GgufType type, std::optional<GgufType> element) {
-  switch (type) {
-    case GgufType::String:
-      if (!py::isinstance<py::str>(v)) throw py::type_error(key + ": expected a str");
-      return GgufOwnedValue::string(v.cast<std::string>());
-    case GgufType::Bool:
-      if (!py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected a bool");
-      return GgufOwnedValue::boolean(v.cast<bool>());
-    case GgufType::Float32: return GgufOwnedValue::f32(v.cast<float>());
-    case GgufType::Float64: return GgufOwnedValue::f64(v.cast<double>());
-    case GgufType::Array: {
-      if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v))
-        throw py::type_error(key + ": expected a list");
-      const py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
-      GgufType et = element ? *element : GgufType::Int32;
-      if (!element) {
-        if (seq.size() == 0) throw py::value_error(key + ": an empty list needs a type: (\"arr:u32\", [])");
-        et = inferred(key, seq[0]);
-        for (const auto& e : seq) {
-          const GgufType k = inferred(key, e);
-          if (k == GgufType::Float32 && (et == GgufType::Int32 || et == GgufType::Int64))
-            et = k;
-          else if (k == GgufType::Int64 && et == GgufType::Int32)
-            et = k;
-        }
-      }
-      std::vector<GgufOwnedValue> elements;
-      for (const auto& e : seq) elements.push_back(convert(key, e, et, std::nullopt));
-      return GgufOwnedValue::array(et, std::move(elements));
+    if (i >= py::int_(0) && i > py::int_(std::numeric_limits<std::int64_t>::max())) {
+      if (i > py::int_(std::numeric_limits<std::uint64_t>::max()))
+        throw py::value_error("set " + key + ": " + std::string(py::str(v)) + " does not fit 64 bits");
+      out.kind = MetadataLooseValue::UInt;
+      out.unsigned_integer = i.cast<std::uint64_t>();
+    } else {
+      if (i < py::int_(std::numeric_limits<std::int64_t>::min()))
+        throw py::value_error("set " + key + ": " + std::string(py::str(v)) + " does not fit 64 bits");
+      out.integer = i.cast<std::int64_t>();
     }
-    default: break;
+  } else if (py::isinstance<py::float_>(v)) {
+    out.kind = MetadataLooseValue::Float;
+    out.number = v.cast<double>();
+  } else if (py::isinstance<py::str>(v)) {
+    out.kind = MetadataLooseValue::String;
+    out.text = v.cast<std::string>();
+  } else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    out.kind = MetadataLooseValue::List;
+    for (const auto& e : v) out.list.push_back(loose(key, e));
+  } else {
+    throw py::type_error("set " + key + ": a " + std::string(py::str(v.get_type().attr("__name__"))) +
+                         " has no GGUF type");
   }
-  if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected an int");
-  const unsigned bits = static_cast<unsigned>(gguf_scalar_size(type) * 8);
-  const py::int_ i = py::reinterpret_borrow<py::int_>(v);
-  const py::int_ lo = gguf_type_is_signed(type) ? py::int_(-(py::int_(1).attr("__lshift__")(bits - 1))) : py::int_(0);
-  const py::int_ hi = gguf_type_is_signed(type) ? py::int_(py::int_(1).attr("__lshift__")(bits - 1)) - py::int_(1)
-                                                : py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
-  if (i < lo || i > hi)
-    throw py::value_error(key + ": " + std::string(py::str(v)) + " does not fit a " +
-                          std::string(gguf_type_name(type)));
-  const py::int_ mask = py::int_(py::int_(1).attr("__lshift__")(bits)) - py::int_(1);
-  return GgufOwnedValue::scalar(type, py::int_(i & mask).cast<std::uint64_t>());
+  return out;
 }
 
-GgufOwnedValue value_for(const GgufMetadata& md, const std::string& key, const py::handle& v) {
-  // ("u32", 5), ("arr:f32", [1, 2]): the type given.
-  if (py::isinstance<py::tuple>(v) && py::len(v) == 2 && py::isinstance<py::str>(v.cast<py::tuple>()[0])) {
-    std::string name = v.cast<py::tuple>()[0].cast<std::string>();
-    const bool array = name.rfind("arr:", 0) == 0;
-    const auto t = gguf_type_named(array ? name.substr(4) : name);
-    if (!t || *t == GgufType::Array) throw py::value_error(key + ": unknown GGUF type '" + name + "'");
-    return array ? convert(key, v.cast<py::tuple>()[1], GgufType::Array, *t)
-                 : convert(key, v.cast<py::tuple>()[1], *t, {});
-  }
-  if (const GgufOwnedValue* old = md.find(key))
-    return convert(key, v, old->type(),
-                   old->type() == GgufType::Array ? std::optional(old->element_type()) : std::nullopt);
-  return convert(key, v, inferred(key, v), std::nullopt);
+// {key: value} or {key: (TYPE, value)}, TYPE as "u32" or "arr:f32".
+MetadataValueEdit value_edit(const std::string& key, const py::handle& v) {
+  if (py::isinstance<py::tuple>(v) && py::len(v) == 2 && py::isinstance<py::str>(v.cast<py::tuple>()[0]))
+    return {key, v.cast<py::tuple>()[0].cast<std::string>(), loose(key, v.cast<py::tuple>()[1])};
+  return {key, {}, loose(key, v)};
 }
 
 struct Destination {
@@ -141,14 +103,24 @@ std::string file_text(const py::object& path) {
   return text.str();
 }
 
-void edit(const py::object& src, const py::object& dst, const py::object& set, const std::vector<std::string>& remove,
-          const std::map<std::string, std::string>& rename, const std::optional<std::string>& chat_template,
-          const std::map<std::string, std::string>& set_json, const std::map<std::string, py::object>& special_tokens,
-          const py::object& chat_template_file) {
+// The changes as (kind, key, detail) tuples: ("set", key, "OLD -> NEW"), ("add", key, "TYPE VALUE"),
+// ("remove", key, old value), ("rename", key, new name), as `onnxq edit --dry-run` lists them.
+py::list change_tuples(const std::vector<MetadataChange>& changes) {
+  static constexpr const char* kKinds[] = {"add", "set", "remove", "rename"};
+  py::list out;
+  for (const MetadataChange& c : changes) out.append(py::make_tuple(kKinds[c.kind], c.key, c.detail));
+  return out;
+}
+
+py::list edit(const py::object& src, const py::object& dst, const py::object& set,
+              const std::vector<std::string>& remove, const std::map<std::string, std::string>& rename,
+              const std::optional<std::string>& chat_template, const std::map<std::string, std::string>& set_json,
+              const std::map<std::string, py::object>& special_tokens, const py::object& chat_template_file,
+              bool dry_run) {
   if (chat_template && !chat_template_file.is_none())
     throw py::value_error("give chat_template or chat_template_file, not both");
   const std::string path = fs_path(src);
-  const Destination to = destination(path, dst);
+  const Destination to = dry_run ? Destination{} : destination(path, dst);
   std::shared_ptr<const GgufModel> model;
   {
     py::gil_scoped_release release;
@@ -156,23 +128,24 @@ void edit(const py::object& src, const py::object& dst, const py::object& set, c
         GgufModel::open(path, ShardPolicy::OnlyThisFile, IoOptions::from_environment()));
   }
   GgufMetadata md = GgufMetadata::from_records(model->metadata());
+  std::vector<MetadataChange> changes;
   for (const std::string& pattern : remove) {  // keys or shell globs; one that matches nothing is a KeyError
     MetadataEdits removal = plan();
     removal.remove = {pattern};
     try {
-      apply_metadata_edits(md, removal);
+      for (MetadataChange& c : apply_metadata_edits(md, removal)) changes.push_back(std::move(c));
     } catch (const Error& e) {
       throw py::key_error(e.what());
     }
   }
-  for (const auto& [from, name] : rename) md.rename(from, name);
-  if (!set.is_none())
-    for (const auto& [k, v] : set.cast<py::dict>()) {
-      const std::string key = k.cast<std::string>();
-      md.set(key, value_for(md, key, v));
-    }
-  // The rest as `onnxq edit` does it: JSON values, the chat template, special tokens.
+  for (const auto& [from, name] : rename) {
+    md.rename(from, name);
+    changes.push_back({MetadataChange::Rename, from, name});
+  }
+  // The rest as `onnxq edit` does it: values, JSON values, the chat template, special tokens.
   MetadataEdits rest = plan();
+  if (!set.is_none())
+    for (const auto& [k, v] : set.cast<py::dict>()) rest.set_values.push_back(value_edit(k.cast<std::string>(), v));
   for (const auto& [key, json] : set_json) rest.set_json.push_back(key + "=" + json);
   rest.chat_template_given = chat_template.has_value() || !chat_template_file.is_none();
   if (chat_template) rest.chat_template = *chat_template;
@@ -182,13 +155,17 @@ void edit(const py::object& src, const py::object& dst, const py::object& set, c
                                   (py::isinstance<py::int_>(token) && !py::isinstance<py::bool_>(token)
                                        ? "#" + std::string(py::str(token))
                                        : token.cast<std::string>()));
-  apply_metadata_edits(md, rest);
+  for (MetadataChange& c : apply_metadata_edits(md, rest)) changes.push_back(std::move(c));
+  if (dry_run) return change_tuples(changes);
   GgufWriteOptions options;
   options.version = model->primary().version;
   options.big_endian = model->primary().big_endian;
   options.data_offset_modulo_block = model->primary().data_offset;
-  py::gil_scoped_release release;  // the copy
-  write(*model, md, options, to);
+  {
+    py::gil_scoped_release release;  // the copy
+    write(*model, md, options, to);
+  }
+  return change_tuples(changes);
 }
 
 void convert_endian(const py::object& src, const py::object& dst, const std::string& to_order) {
@@ -236,17 +213,20 @@ void bind_writer(py::module_& m) {
   m.def("edit", &edit, "src"_a, "dst"_a, py::kw_only(), "set"_a = py::none(), "remove"_a = std::vector<std::string>{},
         "rename"_a = std::map<std::string, std::string>{}, "chat_template"_a = py::none(),
         "set_json"_a = std::map<std::string, std::string>{}, "special_tokens"_a = std::map<std::string, py::object>{},
-        "chat_template_file"_a = py::none(), R"doc(
+        "chat_template_file"_a = py::none(), "dry_run"_a = false, R"doc(
 Write src with changed metadata to dst (None: replace src, flushed to disk first); tensors are copied
 byte for byte. set: {key: value}, a value in the key's own type, or for a new key in the type the
-Python value implies (bool, int: i32/i64, float: f32, str, list: array), or given as (TYPE, value)
-such as ("u32", 5) or ("arr:f32", [1, 2]). remove: keys or shell globs (KeyError when one matches
+Python value implies as set_json's JSON does (bool, int: i32/i64/u64, float: f32, str, list: array),
+or given as (TYPE, value) such as ("u32", 5) or ("arr:f32", [1, 2]); ValueError when the type cannot
+hold the value. remove: keys or shell globs (KeyError when one matches
 nothing); rename: {old: new}. set_json: {key: JSON text}, as `onnxq edit --set-json` takes it
 ("[1, 2]", or "f32:[1, 2]" with the elements' type). special_tokens: {bos|eos|pad|unk|sep|cls|mask:
 token text, or its id as an int}. chat_template: the text; chat_template_file: a file holding it.
 Removals come first, then renames, set, set_json, the chat template and the special tokens; the
-library's writer then refuses what a GGUF reader would (ValueError naming the key). The GIL is
-released while reading and copying.)doc");
+library's writer then refuses what a GGUF reader would (ValueError naming the key). Returns the
+changes made, as `onnxq edit --dry-run` lists them: (kind, key, detail) tuples, kind "remove",
+"rename", "set" or "add"; dry_run=True returns them and writes nothing. The GIL is released while
+reading and copying.)doc");
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
 the metadata and every tensor, decoding to the same values. The GIL is released throughout.)doc");

@@ -1,8 +1,13 @@
 """onnxq.edit and onnxq.convert_endian: files read back with gguf_tool.py (independent of onnxq),
 tensors byte for byte, errors as Python exceptions."""
 
+import json
+import math
+import os
 import shutil
 import struct
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +15,8 @@ import pytest
 import gguf_tool
 import onnxq
 from conftest import ZOO
+
+CLI = Path(os.environ.get("ONNXQ_BUILD_DIR", Path(__file__).resolve().parents[2] / "build")) / "onnxq"
 
 
 def read(path):
@@ -64,6 +71,61 @@ def test_edit_takes_what_onnxq_edit_takes(tmp_path):
         assert m.metadata["tokenizer.ggml.bos_token_id"] == 3
 
 
+def test_set_types_values_as_set_json_does(tmp_path):
+    """set= goes through the library's edit plan: the same types as the JSON of set_json, and the floats
+    JSON cannot say."""
+    values = {"new.i32": 5, "new.i64": -2**40, "new.u64": 2**64 - 1, "new.f32": 0.1, "new.bool": True,
+              "new.str": "s", "new.mixed": [1, 2.5], "new.wide": [1, 2**40], "test.uint16": 9,
+              "test.array_int32": [3, -4], "new.typed": ("u16", 7), "new.typed_arr": ("arr:i8", [-1, 2])}
+    by_set, by_json = tmp_path / "set.gguf", tmp_path / "json.gguf"
+    onnxq.edit(ZOO, by_set, set=values)
+    as_json = {k: (f"{v[0].removeprefix('arr:')}:{json.dumps(v[1])}" if isinstance(v, tuple) else json.dumps(v))
+               for k, v in values.items()}
+    onnxq.edit(ZOO, by_json, set_json=as_json)
+    assert metadata(by_set) == metadata(by_json)
+    md = metadata(by_set)
+    assert md["new.i32"] == (5, struct.pack("<i", 5)) and md["new.i64"] == (11, struct.pack("<q", -2**40))
+    assert md["new.u64"] == (10, struct.pack("<Q", 2**64 - 1)) and md["new.f32"] == (6, struct.pack("<f", 0.1))
+    assert md["new.mixed"] == (9, struct.pack("<IQff", 6, 2, 1.0, 2.5))
+    assert md["new.wide"] == (9, struct.pack("<IQqq", 11, 2, 1, 2**40))
+    assert md["new.typed"] == (2, struct.pack("<H", 7)) and md["new.typed_arr"] == (9, struct.pack("<IQbb", 1, 2, -1, 2))
+    onnxq.edit(ZOO, by_set, set={"new.nan": float("nan"), "new.inf": ("f64", -math.inf)})
+    md = metadata(by_set)
+    assert md["new.nan"][0] == 6 and math.isnan(struct.unpack("<f", md["new.nan"][1])[0])
+    assert md["new.inf"] == (12, struct.pack("<d", -math.inf))
+    with pytest.raises(ValueError, match="^set new.x: expected a list for arr:f32, got 1.5$"):
+        onnxq.edit(ZOO, by_set, set={"new.x": ("arr:f32", 1.5)})
+    with pytest.raises(ValueError, match="^set new.x: unknown type 'u7'"):
+        onnxq.edit(ZOO, by_set, set={"new.x": ("u7", 1)})
+    with pytest.raises(ValueError, match="^set new.x: an empty array needs a type"):
+        onnxq.edit(ZOO, by_set, set={"new.x": []})
+    with pytest.raises(ValueError, match="^set new.x: the array mixes str and i32 elements"):
+        onnxq.edit(ZOO, by_set, set={"new.x": ["a", 1]})
+    with pytest.raises(ValueError, match="does not fit 64 bits"):
+        onnxq.edit(ZOO, by_set, set={"new.x": 2**64})
+    with pytest.raises(TypeError, match="^set new.x: a NoneType has no GGUF type$"):
+        onnxq.edit(ZOO, by_set, set={"new.x": None})
+    with pytest.raises(ValueError, match="^metadata key 'new.x' holds an array of arrays, which ggml's reader"):
+        onnxq.edit(ZOO, by_set, set={"new.x": [[1], [2]]})
+
+
+def test_dry_run_lists_the_changes_as_onnxq_edit_does(tmp_path):
+    """dry_run=True returns the changes `onnxq edit --dry-run` prints, in its order, and writes nothing;
+    an edit that writes returns the same list."""
+    out = tmp_path / "out.gguf"
+    kwargs = dict(set={"test.uint8": 1, "new.b": ("bool", True)}, remove=["test.int16"],
+                  rename={"test.int8": "other.int8"}, set_json={"new.f": "[1.5]"})
+    changes = onnxq.edit(ZOO, out, dry_run=True, **kwargs)
+    assert not out.exists()
+    cli = subprocess.run([str(CLI), "edit", str(ZOO), "--dry-run", "--set", "test.uint8=1", "--set", "new.b=bool:true",
+                          "--remove", "test.int16", "--rename", "test.int8=other.int8", "--set-json", "new.f=[1.5]"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    shown = {"add": "add     {}: {}", "set": "set     {}: {}", "remove": "remove  {} (was {})", "rename": "rename  {} -> {}"}
+    assert [shown[kind].format(key, detail) for kind, key, detail in changes] == cli[:-1]
+    assert [kind for kind, _, _ in changes] == ["remove", "rename", "set", "add", "add"]
+    assert onnxq.edit(ZOO, out, **kwargs) == changes and out.exists()
+
+
 def test_edit_in_place(tmp_path):
     path = tmp_path / "m.gguf"
     shutil.copy(ZOO, path)
@@ -84,7 +146,7 @@ def test_errors(tmp_path):
     out = tmp_path / "x.gguf"
     with pytest.raises(ValueError, match="does not fit a u8"):
         onnxq.edit(ZOO, out, set={"test.uint8": 256})
-    with pytest.raises(TypeError, match="expected a str"):
+    with pytest.raises(ValueError, match="^set general.name: expected a string, got 5$"):
         onnxq.edit(ZOO, out, set={"general.name": 5})
     with pytest.raises(KeyError):
         onnxq.edit(ZOO, out, remove=["no.such.key"])
@@ -99,6 +161,8 @@ def test_errors(tmp_path):
         onnxq.edit(ZOO, out, set={"general.alignment": 48})
     with pytest.raises(ValueError, match="already exists"):
         onnxq.edit(ZOO, out, rename={"general.name": "general.architecture"})
+    with pytest.raises(ValueError, match="^metadata key 'added.nested' holds an array of arrays, which ggml's reader"):
+        onnxq.edit(ZOO, out, set_json={"added.nested": "[[1, 2], [3]]"})
     with pytest.raises(ValueError, match="'big', 'little' or 'native'"):
         onnxq.convert_endian(ZOO, out, to="middle")
     with pytest.raises(FileNotFoundError):

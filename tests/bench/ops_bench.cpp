@@ -80,7 +80,7 @@ Tensor int64_scalar(std::int64_t v) { return Tensor::from_bytes(DType::Int64, {}
 
 // Unpack of `rows` rows x 1Mi codes of UINT8 words along the last axis into a reused output buffer,
 // through one kernel path: range(0) = bits, range(1) = index into unpack_kernel_paths()
-// (portable, avx2, avx512bw, avx512vbmi as this CPU has them; others are skipped).
+// (portable, avx2, avx512, avx512vbmi as this CPU has them; others are skipped).
 void unpack_bits_bench(benchmark::State& state, std::int64_t rows) {
   const auto bits = state.range(0);
   const std::vector<std::string> paths = unpack_kernel_paths();

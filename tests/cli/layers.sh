@@ -43,6 +43,14 @@ make_tree "$WORK/public" core/a.cpp=onnxq/ops/x.hpp
 mkdir -p "$WORK/public/lib/include/onnxq/ops" && : >"$WORK/public/lib/include/onnxq/ops/x.hpp"
 check "an upward include of a public header fails" expect_exit 1 "${check_layers[@]}" "$WORK/public"
 
+# The decode build's folders (lib/CMakeLists.txt's ONNXQ_DECODE_FOLDERS): a layer and all below it.
+make_tree "$WORK/decode" core/a.hpp= decode/b.cpp=core/a.hpp
+echo 'set(ONNXQ_DECODE_FOLDERS core decode)' >"$WORK/decode/lib/CMakeLists.txt"
+check "decode folders missing a layer below fail" expect_exit 1 "${check_layers[@]}" "$WORK/decode"
+check "and name the layers wanted" grep -q '^lib/CMakeLists.txt: ONNXQ_DECODE_FOLDERS is core decode; decode and the layers below it are core formats quantize reference simd decode$' "$WORK/out"
+echo 'set(ONNXQ_DECODE_FOLDERS core formats reference quantize simd decode)' >"$WORK/decode/lib/CMakeLists.txt"
+check "decode folders that are a layer and all below it pass" expect_exit 0 "${check_layers[@]}" "$WORK/decode"
+
 # The table: CONTRIBUTING.md's copy must be what --table prints, and each allowed layer used.
 "${check_layers[@]}" --table >"$WORK/table"
 check "--table prints the layers" grep -qx '| `gguf` | decode, io | core, formats, quantize, reference, simd |' "$WORK/table"

@@ -77,7 +77,8 @@ class FileRules final : public gguf_detail::ParseListener {
     if (element_type == GgufType::Array && !value_.nested_reported) {
       value_.nested_reported = true;
       error_for_key("nested-array", offset,
-                    "array of arrays: ggml's reader refuses them (the GGUF specification and onnxq allow them)");
+                    "array of arrays: ggml's reader refuses them (the GGUF specification and onnxq's reader allow "
+                    "them; onnxq does not write them)");
     }
     if (count > kGgmlMaxArrayElements)
       error_for_key("array-too-long", offset,

@@ -122,7 +122,7 @@ GgufOwnedValue from_json(const std::string& where, const EditJson& j, std::optio
                          std::optional<GgufType> element_hint) {
   const GgufType t = type ? *type : infer_type(where, j);
   if (t == GgufType::Array) {
-    if (!j.is_array()) invalid_argument(where + ": expected a JSON array, got " + j.dump());
+    if (!j.is_array()) invalid_argument(where + ": expected an array, got " + j.dump());
     std::optional<GgufType> et = element_hint;
     if (!et) {
       // Integers and floats mixed make floats; otherwise every element must be of one kind.
@@ -144,7 +144,7 @@ GgufOwnedValue from_json(const std::string& where, const EditJson& j, std::optio
     return GgufOwnedValue::array(*et, std::move(elements));
   }
   if (t == GgufType::String) {
-    if (!j.is_string()) invalid_argument(where + ": expected a JSON string, got " + j.dump());
+    if (!j.is_string()) invalid_argument(where + ": expected a string, got " + j.dump());
     return GgufOwnedValue::string(j.get<std::string>());
   }
   if (t == GgufType::Bool) {
@@ -175,6 +175,37 @@ void record_set(std::vector<MetadataChange>& changes, GgufMetadata& md, const st
     changes.push_back({MetadataChange::Add, key, describe_metadata_value(v)});
   }
   md.set(key, std::move(v));
+}
+
+// A JSON value in `given` (a scalar's type or an array's elements'), else in the key's own type,
+// else in the type the JSON implies.
+GgufOwnedValue typed_value(const GgufMetadata& md, const std::string& where, const std::string& key,
+                           std::optional<GgufType> given, const EditJson& j) {
+  std::optional<GgufType> type, element;
+  if (given) {
+    element = given;
+  } else if (const GgufOwnedValue* old = md.find(key)) {
+    type = old->type();
+    if (old->type() == GgufType::Array) element = old->element_type();
+  }
+  if (element && !type) type = j.is_array() ? GgufType::Array : *element;
+  if (type && *type != GgufType::Array) element.reset();
+  return from_json(where, j, type, element);
+}
+
+EditJson from_loose(const MetadataLooseValue& v) {
+  switch (v.kind) {
+    case MetadataLooseValue::Bool: return v.boolean;
+    case MetadataLooseValue::Int:  // as JSON's text reads: a number without a sign is unsigned
+      return v.integer < 0 ? EditJson(v.integer) : EditJson(static_cast<std::uint64_t>(v.integer));
+    case MetadataLooseValue::UInt: return v.unsigned_integer;
+    case MetadataLooseValue::Float: return v.number;  // NaN and infinities too: JSON's text cannot say them
+    case MetadataLooseValue::String: return v.text;
+    case MetadataLooseValue::List: break;
+  }
+  EditJson list = EditJson::array();
+  for (const MetadataLooseValue& e : v.list) list.push_back(from_loose(e));
+  return list;
 }
 
 struct SpecialToken {
@@ -275,23 +306,31 @@ std::vector<MetadataChange> apply_metadata_edits(GgufMetadata& md, const Metadat
       invalid_argument(where + ": a new key needs a type: KEY=TYPE:VALUE, TYPE one of " + kTypeList);
     record_set(changes, md, key, scalar_from_text(where, t->first, t->second));
   }
+  for (const MetadataValueEdit& edit : edits.set_values) {
+    const std::string where = n.set + " " + edit.key;
+    const bool array = edit.type.starts_with("arr:");
+    std::optional<GgufType> type;
+    if (!edit.type.empty()) {
+      type = gguf_type_named(array ? std::string_view(edit.type).substr(4) : std::string_view(edit.type));
+      if (!type || *type == GgufType::Array)
+        invalid_argument(where + ": unknown type '" + edit.type + "', expected one of " + kTypeList + ", or arr:TYPE");
+    }
+    const EditJson j = from_loose(edit.value);
+    if (array && !j.is_array()) invalid_argument(where + ": expected a list for " + edit.type + ", got " + j.dump());
+    record_set(changes, md, edit.key, typed_value(md, where, edit.key, type, j));
+  }
   for (const std::string& text : edits.set_json) {
     const auto [key, value] = split_assignment(n.set_json, text);
     const std::string where = n.set_json + " " + key;
-    std::optional<GgufType> type, element;
+    std::optional<GgufType> type;
     std::string json_text = value;
     if (const auto t = typed(value)) {
       json_text = t->second;
-      if (t->first != GgufType::Array) element = t->first;  // the type of the array's elements, or of a scalar
-    } else if (const GgufOwnedValue* old = md.find(key)) {
-      type = old->type();
-      if (old->type() == GgufType::Array) element = old->element_type();
+      if (t->first != GgufType::Array) type = t->first;
     }
     const EditJson j = EditJson::parse(json_text, nullptr, false);
     if (j.is_discarded()) invalid_argument(where + ": '" + json_text + "' is not JSON");
-    if (element && !type) type = j.is_array() ? GgufType::Array : *element;
-    if (type && *type != GgufType::Array) element.reset();
-    record_set(changes, md, key, from_json(where, j, type, element));
+    record_set(changes, md, key, typed_value(md, where, key, type, j));
   }
   if (edits.chat_template_given)
     record_set(changes, md, "tokenizer.chat_template", GgufOwnedValue::string(edits.chat_template));

@@ -40,6 +40,12 @@ std::optional<GgufRuleBreak> gguf_array_length_rule(std::string_view key, std::u
                                              std::to_string(kGgmlMaxArrayElements)};
 }
 
+std::optional<GgufRuleBreak> gguf_nested_array_rule(std::string_view key, GgufType element_type) {
+  if (element_type != GgufType::Array) return std::nullopt;
+  return GgufRuleBreak{"nested-array",
+                       "metadata key " + gguf_quoted(key) + " holds an array of arrays, which ggml's reader refuses"};
+}
+
 std::optional<GgufRuleBreak> gguf_alignment_rule(GgufType type, std::uint64_t value) {
   if (type != GgufType::UInt32)
     return GgufRuleBreak{"alignment-type",

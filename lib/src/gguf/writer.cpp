@@ -19,13 +19,14 @@ namespace onnxq {
 
 namespace {
 
-// A value's strings and arrays within ggml's limits, nested arrays too.
+// A value's strings and arrays within ggml's limits, and no array of arrays.
 void check_value(std::string_view key, const GgufOwnedValue& v) {
   std::optional<GgufRuleBreak> broken;
   if (v.type() == GgufType::String) broken = gguf_string_length_rule(key, v.text().size());
   if (v.type() == GgufType::Array) {
-    broken = gguf_array_length_rule(key, v.elements().size());
-    if (v.element_type() == GgufType::String || v.element_type() == GgufType::Array)
+    broken = gguf_nested_array_rule(key, v.element_type());
+    if (!broken) broken = gguf_array_length_rule(key, v.elements().size());
+    if (!broken && v.element_type() == GgufType::String)
       for (const GgufOwnedValue& e : v.elements()) check_value(key, e);
   }
   if (broken) invalid_argument(broken->reason);

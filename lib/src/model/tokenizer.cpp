@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "metadata_reader.hpp"
 #include "onnxq/core/error.hpp"
@@ -152,6 +153,37 @@ TokenizerSummary summarize_tokenizer(const GgufModel& model) {
     if (!t.text && t.id >= 0)
       md.note(t.key + " is " + std::to_string(t.id) + ", outside the vocabulary of " + std::to_string(n) + " tokens");
   return s;
+}
+
+bool is_special_token(const ChosenToken& chosen) {
+  const auto t = chosen.token.type;
+  return !chosen.roles.empty() || (t && (*t == static_cast<std::int32_t>(TokenType::Control) ||
+                                         *t == static_cast<std::int32_t>(TokenType::UserDefined) ||
+                                         *t == static_cast<std::int32_t>(TokenType::Unknown)));
+}
+
+std::vector<ChosenToken> choose_tokens(const GgufModel& model, const TokenChoice& choice, const std::string& path) {
+  const std::uint64_t count = token_count(model);
+  if (count == 0) invalid_input(path + ": no tokenizer vocabulary (tokenizer.ggml.tokens)");
+  for (std::uint64_t id : choice.ids)
+    if (id >= count)
+      invalid_input(path + ": token id " + std::to_string(id) + " is out of range: the vocabulary has " +
+                    std::to_string(count) + " tokens (0 to " + std::to_string(count - 1) + ")");
+  std::map<std::uint64_t, std::vector<std::string_view>> roles;
+  for (const SpecialToken& s : summarize_tokenizer(model).special)
+    if (s.id >= 0) roles[static_cast<std::uint64_t>(s.id)].push_back(s.role);
+  const std::set<std::uint64_t> ids(choice.ids.begin(), choice.ids.end());
+  const bool everything = ids.empty() && choice.find.empty() && !choice.special;
+  std::vector<ChosenToken> chosen;
+  for_each_token(model, [&](const Token& t) {
+    ChosenToken row{t, {}};
+    if (const auto it = roles.find(t.id); it != roles.end()) row.roles = it->second;
+    if (everything || ids.count(t.id) || (!choice.find.empty() && t.text.find(choice.find) != std::string_view::npos) ||
+        (choice.special && is_special_token(row)))
+      chosen.push_back(std::move(row));
+    return true;
+  });
+  return chosen;
 }
 
 }  // namespace onnxq

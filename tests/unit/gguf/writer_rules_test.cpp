@@ -50,6 +50,17 @@ TEST(WriterRules, StringsPastGgmlsLimit) {
                  {}, "metadata key 'arr' holds a string of 67108865 bytes, more than ggml's limit of 67108864");
 }
 
+// ggml's reader refuses an array of arrays, at any depth: the writer names the key. (onnxq's reader
+// takes them: owned_metadata_test reads and copies them.)
+TEST(WriterRules, ArraysOfArrays) {
+  const auto inner = GgufOwnedValue::array(GgufType::Int32, {GgufOwnedValue::i32(1)});
+  expect_refused(one("nest", GgufOwnedValue::array(GgufType::Array, {inner})), {},
+                 "metadata key 'nest' holds an array of arrays, which ggml's reader refuses");
+  expect_refused(one("empty.nest", GgufOwnedValue::array(GgufType::Array, {})), {},
+                 "metadata key 'empty.nest' holds an array of arrays, which ggml's reader refuses");
+  EXPECT_NO_THROW(gguf_plan(one("flat", inner), {}, {}));
+}
+
 TEST(WriterRules, Alignments) {
   expect_refused(one("general.alignment", GgufOwnedValue::u32(48)), {},
                  "general.alignment is 48, expected a power of two");

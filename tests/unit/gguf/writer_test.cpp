@@ -37,7 +37,8 @@ std::vector<std::uint8_t> counting(std::size_t n, std::uint8_t from) {
   return v;
 }
 
-// Every value type, arrays of each, of strings, nested two deep, and an empty one; three tensors
+// Every value type, arrays of each, of strings, and an empty one (no array of arrays: ggml's reader
+// refuses them, so the writer does not write them); three tensors
 // of odd sizes (f32 x3, i8 x5, f16 x7) with distinct bytes.
 GgufBuilder sample(bool big_endian, std::optional<std::uint32_t> alignment) {
   GgufBuilder b;
@@ -76,17 +77,6 @@ GgufBuilder sample(bool big_endian, std::optional<std::uint32_t> alignment) {
     w.u64(2);
     w.str("x");
     w.str("");
-  });
-  b.kv("arr.arr", 9, [](GgufBytes& w) {
-    w.u32(9);
-    w.u64(2);
-    w.u32(9);  // [[["s"]], []]
-    w.u64(1);
-    w.u32(8);
-    w.u64(1);
-    w.str("s");
-    w.u32(4);
-    w.u64(0);
   });
   b.kv("arr.empty", 9, [](GgufBytes& w) {
     w.u32(4);
@@ -222,7 +212,7 @@ TEST(Writer, HeaderGrowsAndShrinksKeepingTheDataModulo4096) {
       SCOPED_TRACE(std::to_string(grow) + (keep ? " kept" : " packed"));
       GgufMetadata md = GgufMetadata::from_records(in.metadata());
       md.set("general.description", GgufOwnedValue::string(std::string(grow, 'x')));
-      md.remove("arr.arr");  // and something smaller goes
+      md.remove("arr.str");  // and something smaller goes
       GgufWriteOptions options;
       if (keep) options.data_offset_modulo_block = d0;
       const auto w = rewrite(in, md, dir.file("out.gguf"), options);

@@ -1,4 +1,4 @@
-// Every Unpack kernel path this CPU runs (portable, avx2, avx512bw, avx512vbmi) against the scalar
+// Every Unpack kernel path this CPU runs (portable, avx2, avx512, avx512vbmi) against the scalar
 // reference, bit for bit: bits 1..8 and (R, G) = (3, 5), UINT8 and UINT32 words along the last
 // axis, row lengths 0..300 and some long rows (whole vectors, odd tails, counts not a multiple of 8),
 // random words with random padding bits, several rows per tensor; and the active-path choice.

@@ -4,6 +4,7 @@
 // change listed (for a dry run). The GGUF writer then refuses whatever the rule book forbids.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,33 @@ struct MetadataEditNames {
               special_token = "--special-token";
 };
 
+// A value as a front end holds it before it has a GGUF type (a Python object): what JSON can say,
+// plus the floats JSON cannot (NaN, infinities). It takes its type as set_json's values do.
+struct MetadataLooseValue {
+  enum Kind { Bool, Int, UInt, Float, String, List } kind = Int;
+  bool boolean = false;
+  std::int64_t integer = 0;
+  std::uint64_t unsigned_integer = 0;  // UInt: past INT64_MAX
+  double number = 0;
+  std::string text;
+  std::vector<MetadataLooseValue> list;
+};
+
+// KEY set to a loose value: in `type` when given ("u32" a scalar or the elements' type, as set_json's
+// TYPE: prefix; "arr:u32" an array of u32), else in the key's own type, else the type it implies.
+struct MetadataValueEdit {
+  std::string key;
+  std::string type;
+  MetadataLooseValue value;
+};
+
 struct MetadataEdits {
-  std::vector<std::string> remove;          // keys or shell globs
-  std::vector<std::string> rename;          // OLD=NEW
-  std::vector<std::string> set;             // KEY=VALUE, KEY=TYPE:VALUE for a new key
-  std::vector<std::string> set_json;        // KEY=JSON, KEY=TYPE:JSON
-  std::vector<std::string> special_tokens;  // bos|eos|pad|unk|sep|cls|mask=TEXT or =#ID
+  std::vector<std::string> remove;            // keys or shell globs
+  std::vector<std::string> rename;            // OLD=NEW
+  std::vector<std::string> set;               // KEY=VALUE, KEY=TYPE:VALUE for a new key
+  std::vector<std::string> set_json;          // KEY=JSON, KEY=TYPE:JSON
+  std::vector<MetadataValueEdit> set_values;  // applied with set_json, before it
+  std::vector<std::string> special_tokens;    // bos|eos|pad|unk|sep|cls|mask=TEXT or =#ID
   bool chat_template_given = false;
   std::string chat_template;
   MetadataEditNames names;
@@ -35,8 +57,8 @@ struct MetadataChange {
   std::string detail;  // Set: "OLD -> NEW"; Add: "TYPE VALUE"; Rename: the new name; Remove: the old value
 };
 
-// Applies the edits in a fixed order: removals, renames, set, set_json, the chat template,
-// special tokens. Throws Error(InvalidArgument) naming the edit (by `edits.names`) and what was
+// Applies the edits in a fixed order: removals, renames, set, set_values, set_json, the chat
+// template, special tokens. Throws Error(InvalidArgument) naming the edit (by `edits.names`) and what was
 // expected (a key a pattern does not match, a value its type cannot hold, a token absent from the
 // vocabulary).
 std::vector<MetadataChange> apply_metadata_edits(GgufMetadata& metadata, const MetadataEdits& edits);

@@ -33,6 +33,9 @@ std::optional<GgufRuleBreak> gguf_key_length_rule(std::string_view key);
 // ggml's reader: strings of at most kGgmlMaxStringBytes, arrays of at most kGgmlMaxArrayElements.
 std::optional<GgufRuleBreak> gguf_string_length_rule(std::string_view key, std::uint64_t bytes);
 std::optional<GgufRuleBreak> gguf_array_length_rule(std::string_view key, std::uint64_t elements);
+// ggml's reader refuses an array whose elements are arrays (the specification and onnxq's reader take
+// them, so the writer refuses to write one). Code "nested-array".
+std::optional<GgufRuleBreak> gguf_nested_array_rule(std::string_view key, GgufType element_type);
 
 // general.alignment: a u32 power of two, at most kGgufMaxAlignment. Codes "alignment-type",
 // "bad-alignment", "alignment-too-large".

@@ -63,4 +63,21 @@ std::uint64_t token_count(const GgufModel& model);
 // file has no tokenizer.ggml.tokens array of strings.
 void for_each_token(const GgufModel& model, const std::function<bool(const Token&)>& visit);
 
+// Which tokens to list: these ids, those whose text holds `find`, the special ones; none of them
+// given: every token.
+struct TokenChoice {
+  std::vector<std::uint64_t> ids;
+  std::string find;
+  bool special = false;
+};
+struct ChosenToken {
+  Token token;
+  std::vector<std::string_view> roles;  // the special-token keys that name it: "bos", "eos" ...
+};
+// Special: its type says so (control, user-defined, unknown) or a key names it.
+bool is_special_token(const ChosenToken& token);
+// The chosen tokens in id order. Throws Error(InvalidInput) naming `path` when the model has no
+// vocabulary or an id is past it.
+std::vector<ChosenToken> choose_tokens(const GgufModel& model, const TokenChoice& choice, const std::string& path);
+
 }  // namespace onnxq

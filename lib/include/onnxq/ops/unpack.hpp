@@ -29,7 +29,7 @@ void unpack_into(const Tensor& x, const Tensor& count, const UnpackAttributes& a
 std::int64_t unpack_largest_count(const Tensor& x, const UnpackAttributes& attrs);
 
 // The Unpack kernel sets this CPU and build run, portable first: "portable", then any of "avx2",
-// "avx512bw", "avx512vbmi", "neon". unpack() and unpack_into() use the one the active SIMD path picks.
+// "avx512", "avx512vbmi", "neon". unpack() and unpack_into() use the one the active SIMD path picks.
 std::vector<std::string> unpack_kernel_paths();
 // unpack_into() through the named kernel set (tests and benchmarks compare them). Throws
 // Error(Unsupported) for a name that is not in unpack_kernel_paths().

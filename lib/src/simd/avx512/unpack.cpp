@@ -86,7 +86,7 @@ void bits_row(const std::uint8_t* in, std::uint8_t* out, std::uint64_t count, st
 
 namespace avx512 {
 const UnpackKernels& unpack_kernels() {
-  static const UnpackKernels k{"avx512bw", ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
+  static const UnpackKernels k{"avx512", ONNXQ_UNPACK_BITS_ROWS(bits_row, false),
                                ONNXQ_UNPACK_BITS_ROWS(bits_row, true),
                                // Every CPU with this path has AVX2 (CpuFeatures::avx512 implies avx2).
                                avx2::unpack_kernels().radix3, avx2::unpack_kernels().radix3_stream};

@@ -1,0 +1,72 @@
+// Text to elements of a dtype.
+#include "onnxq/core/value_text.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+
+#include "onnxq/core/error.hpp"
+#include "onnxq/core/half.hpp"
+
+namespace onnxq {
+namespace {
+
+template <class T>
+T parse_integer(const std::string& text, DType dtype) {
+  T v{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size())
+    invalid_argument("'" + text + "' is not a " + std::string(dtype_info(dtype).short_name) + " value");
+  return v;
+}
+
+double parse_real(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) invalid_argument("'" + text + "' is not a number");
+  return v;
+}
+
+template <class T>
+void put(std::byte* dst, T v) {
+  std::memcpy(dst, &v, sizeof v);
+}
+
+}  // namespace
+
+Tensor tensor_from_text(DType dtype, const std::vector<std::string>& texts) {
+  const Shape shape{static_cast<std::int64_t>(texts.size())};
+  if (dtype == DType::String) return Tensor::from_strings(shape, texts);
+  Tensor t = Tensor::zeros(dtype, shape);
+  const std::size_t size = dtype_info(dtype).bits / 8;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    std::byte* dst = t.mutable_bytes().data() + i * size;
+    const std::string& s = texts[i];
+    switch (dtype) {
+      case DType::Bool:
+        if (s == "1" || s == "true" || s == "True")
+          put<std::uint8_t>(dst, 1);
+        else if (s == "0" || s == "false" || s == "False")
+          put<std::uint8_t>(dst, 0);
+        else
+          invalid_argument("'" + s + "' is not a bool (0, 1, true, false)");
+        break;
+      case DType::UInt8: put(dst, parse_integer<std::uint8_t>(s, dtype)); break;
+      case DType::UInt16: put(dst, parse_integer<std::uint16_t>(s, dtype)); break;
+      case DType::UInt32: put(dst, parse_integer<std::uint32_t>(s, dtype)); break;
+      case DType::UInt64: put(dst, parse_integer<std::uint64_t>(s, dtype)); break;
+      case DType::Int8: put(dst, parse_integer<std::int8_t>(s, dtype)); break;
+      case DType::Int16: put(dst, parse_integer<std::int16_t>(s, dtype)); break;
+      case DType::Int32: put(dst, parse_integer<std::int32_t>(s, dtype)); break;
+      case DType::Int64: put(dst, parse_integer<std::int64_t>(s, dtype)); break;
+      case DType::Float: put(dst, static_cast<float>(parse_real(s))); break;
+      case DType::Double: put(dst, parse_real(s)); break;
+      case DType::Float16: put(dst, double_to_half(parse_real(s))); break;
+      case DType::BFloat16: put(dst, double_to_bf16(parse_real(s))); break;
+      default: invalid_argument("values of type " + std::string(dtype_info(dtype).short_name) + " have no text form");
+    }
+  }
+  return t;
+}
+
+}  // namespace onnxq

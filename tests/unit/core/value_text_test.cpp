@@ -1,0 +1,56 @@
+// Text to elements of a dtype: exact integers, floats rounded to the dtype, bools, strings; one-line
+// errors naming the text.
+#include "onnxq/core/value_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+
+#include "onnxq/core/error.hpp"
+
+namespace onnxq {
+namespace {
+
+template <class T>
+std::vector<T> elements(const Tensor& t) {
+  std::vector<T> out(t.bytes().size() / sizeof(T));
+  std::memcpy(out.data(), t.bytes().data(), t.bytes().size());
+  return out;
+}
+
+std::string error_of(DType dtype, const std::vector<std::string>& texts) {
+  try {
+    tensor_from_text(dtype, texts);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ValueText, IntegersExactFloatsRoundedBoolsAndStrings) {
+  EXPECT_EQ(elements<std::int8_t>(tensor_from_text(DType::Int8, {"-128", "127"})),
+            (std::vector<std::int8_t>{-128, 127}));
+  EXPECT_EQ(elements<std::uint64_t>(tensor_from_text(DType::UInt64, {"18446744073709551615"})),
+            (std::vector<std::uint64_t>{~0ull}));
+  EXPECT_EQ(elements<float>(tensor_from_text(DType::Float, {"0.1", "-inf"})),
+            (std::vector<float>{0.1f, -std::numeric_limits<float>::infinity()}));
+  // 1 + 2^-11 is halfway between two binary16 values: to nearest even, 1.0 (0x3C00).
+  EXPECT_EQ(elements<std::uint16_t>(tensor_from_text(DType::Float16, {"1.00048828125", "65504"})),
+            (std::vector<std::uint16_t>{0x3C00, 0x7BFF}));
+  EXPECT_EQ(elements<std::uint8_t>(tensor_from_text(DType::Bool, {"true", "0", "True"})),
+            (std::vector<std::uint8_t>{1, 0, 1}));
+  EXPECT_EQ(tensor_from_text(DType::String, {"a", ""}).shape(), (Shape{2}));
+}
+
+TEST(ValueText, TextThatIsNotAValueIsNamed) {
+  EXPECT_EQ(error_of(DType::UInt8, {"1", "256"}), "'256' is not a u8 value");
+  EXPECT_EQ(error_of(DType::Int32, {"1.5"}), "'1.5' is not a i32 value");
+  EXPECT_EQ(error_of(DType::Float, {"x"}), "'x' is not a number");
+  EXPECT_EQ(error_of(DType::Float, {""}), "'' is not a number");
+  EXPECT_EQ(error_of(DType::Bool, {"yes"}), "'yes' is not a bool (0, 1, true, false)");
+}
+
+}  // namespace
+}  // namespace onnxq
