@@ -279,7 +279,8 @@ TEST(QuantizePlan, TiedEmbeddingsTakeTheOutputRule) {
   EXPECT_EQ(mx.at("token_embd.weight"), Q8_0);
 }
 
-// A Mixtral-shaped model: llama with 8 experts, 32 layers, GQA 4, expert tensors 3-D.
+// A Mixtral-shaped model: llama with 8 experts, 32 layers, GQA 4, expert tensors 3-D, plus a
+// shared expert's ffn_down (as Qwen2MoE has), so that two tensors per layer count as ffn_down.
 Model llama_moe() {
   Model m;
   m.arch("llama");
@@ -299,6 +300,7 @@ Model llama_moe() {
     m.add(layer_name(l, "ffn_gate_exps.weight"), {4096, 14336, 8});
     m.add(layer_name(l, "ffn_up_exps.weight"), {4096, 14336, 8});
     m.add(layer_name(l, "ffn_down_exps.weight"), {14336, 4096, 8});
+    m.add(layer_name(l, "ffn_down_shexp.weight"), {14336, 4096});
   }
   m.add("output_norm.weight", {4096}, F32);
   m.add("output.weight", {4096, 32000});
@@ -310,8 +312,9 @@ void expect_moe(const QuantizePlan& plan, const Model& m,
                 std::uint32_t token_embd) {
   const auto got = types_of(m, plan);
   for (int l = 0; l < 32; ++l)
-    for (const char* role : {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight",
-                             "ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight"})
+    for (const char* role :
+         {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight", "ffn_gate_exps.weight",
+          "ffn_up_exps.weight", "ffn_down_exps.weight", "ffn_down_shexp.weight"})
       EXPECT_EQ(got.at(layer_name(l, role)), expect(l, role)) << layer_name(l, role);
   for (int l = 0; l < 32; ++l) EXPECT_EQ(got.at(layer_name(l, "ffn_gate_inp.weight")), F32);  // the router
   EXPECT_EQ(got.at("output.weight"), output);
@@ -320,13 +323,14 @@ void expect_moe(const QuantizePlan& plan, const Model& m,
 
 TEST(QuantizePlan, EightExpertsQ4KMIQ3MQ2KMxfp4IQ2M) {
   const Model m = llama_moe();
-  // Q4_K_M: attn_v and attn_k Q8_0 (8 experts), attn_output Q5_K, ffn_down by its blk number.
+  // Q4_K_M: attn_v and attn_k Q8_0 (8 experts), attn_output Q5_K, ffn_down by its blk number (not
+  // by the counter, which passes two ffn_down tensors per layer).
   expect_moe(
       plan_quantization(m.metadata, m.tensors, with_type("Q4_K_M")), m,
       [](int l, const std::string& role) -> std::uint32_t {
         if (role == "attn_v.weight" || role == "attn_k.weight") return Q8_0;
         if (role == "attn_output.weight") return Q5_K;
-        if (role == "ffn_down_exps.weight") return more32(l) ? Q6_K : Q4_K;
+        if (role.find("ffn_down") == 0) return more32(l) ? Q6_K : Q4_K;
         return Q4_K;
       },
       Q6_K, Q4_K);
@@ -336,7 +340,7 @@ TEST(QuantizePlan, EightExpertsQ4KMIQ3MQ2KMxfp4IQ2M) {
       [](int l, const std::string& role) -> std::uint32_t {
         if (role == "attn_v.weight" || role == "attn_k.weight") return Q8_0;
         if (role == "attn_output.weight") return Q5_K;
-        if (role == "ffn_down_exps.weight") return more32(l) ? Q4_K : IQ3_S;
+        if (role.find("ffn_down") == 0) return more32(l) ? Q4_K : IQ3_S;
         return IQ3_S;
       },
       Q6_K, IQ3_S);
@@ -345,7 +349,7 @@ TEST(QuantizePlan, EightExpertsQ4KMIQ3MQ2KMxfp4IQ2M) {
       [](int, const std::string& role) -> std::uint32_t {
         if (role == "attn_v.weight" || role == "attn_k.weight") return Q8_0;
         if (role == "attn_output.weight") return Q5_K;
-        if (role == "ffn_down_exps.weight") return Q3_K;
+        if (role.find("ffn_down") == 0) return Q3_K;
         return Q2_K;
       },
       Q6_K, Q2_K);
@@ -357,13 +361,14 @@ TEST(QuantizePlan, EightExpertsQ4KMIQ3MQ2KMxfp4IQ2M) {
       },
       Q8_0, Q8_0);
   // IQ2_M: the very-low-bit branch: attn_v Q4_K (experts >= 4, no Q8_0 bump there), attn_k Q4_K,
-  // attn_output Q5_K, the first eighth of ffn_down IQ3_S.
+  // attn_output Q5_K, and IQ3_S for ffn_down while the counter is below 32/8: this branch reads the
+  // counter even with experts, so the four are blk.0's and blk.1's two each.
   expect_moe(
       plan_quantization(m.metadata, m.tensors, with_type("IQ2_M", true)), m,
       [](int l, const std::string& role) -> std::uint32_t {
         if (role == "attn_v.weight" || role == "attn_k.weight") return Q4_K;
         if (role == "attn_output.weight") return Q5_K;
-        if (role == "ffn_down_exps.weight") return l < 4 ? IQ3_S : IQ2_S;
+        if (role.find("ffn_down") == 0) return l < 2 ? IQ3_S : IQ2_S;
         return IQ2_S;
       },
       Q5_K, IQ3_S);
@@ -579,6 +584,8 @@ TEST(QuantizePlan, Refusals) {
   QuantizePlanOptions embd = with_type("Q4_K_M");
   embd.tensor_types = {{"token_embd.weight", IQ2_XXS}};
   EXPECT_THROW(plan_quantization(m.metadata, m.tensors, embd), Error);
+  embd.tensor_types = {{"token_embd.weight", 18}};  // IQ3_XXS: llama exempts the embeddings, ggml needs none
+  EXPECT_NO_THROW(plan_quantization(m.metadata, m.tensors, embd));
 
   // Already-quantized sources.
   for (PlanInputTensor& t : m.tensors)
