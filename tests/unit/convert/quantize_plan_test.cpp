@@ -374,6 +374,65 @@ TEST(QuantizePlan, EightExpertsQ4KMIQ3MQ2KMxfp4IQ2M) {
       Q5_K, IQ3_S);
 }
 
+TEST(QuantizePlan, SeventyBFalconAndPerLayerHeadCounts) {
+  // Llama with 80 layers and fewer KV heads than heads is the loader's 70B: attn_v's Q3_K and Q4_K
+  // become Q5_K. With as many KV heads as heads it is the 65B, and nothing changes.
+  Model b70 = llama_dense(80, false, 8192, 28672, 1024, 32000);
+  b70.u32("llama.attention.head_count", 64);
+  const auto q3 = types_of(b70, plan_quantization(b70.metadata, b70.tensors, with_type("Q3_K_M")));
+  const auto q2 = types_of(b70, plan_quantization(b70.metadata, b70.tensors, with_type("Q2_K")));
+  for (int l = 0; l < 80; ++l) {
+    EXPECT_EQ(q3.at(layer_name(l, "attn_v.weight")), Q5_K) << l;  // Q5_K for the first two anyway
+    EXPECT_EQ(q2.at(layer_name(l, "attn_v.weight")), Q5_K) << l;  // GQA 8: Q4_K, then Q5_K
+  }
+  b70.u32("llama.attention.head_count_kv", 64);
+  const auto b65 = types_of(b70, plan_quantization(b70.metadata, b70.tensors, with_type("Q3_K_M")));
+  EXPECT_EQ(b65.at("blk.1.attn_v.weight"), Q5_K);
+  EXPECT_EQ(b65.at("blk.2.attn_v.weight"), Q4_K);
+
+  // Falcon: fused attn_qkv (attn_v's rules), output Q8_0, its own ffn_down and attn_output rules.
+  Model f;
+  f.arch("falcon");
+  f.u32("falcon.block_count", 32);
+  f.u32("falcon.attention.head_count", 71);
+  f.u32("falcon.attention.head_count_kv", 1);
+  f.add("token_embd.weight", {4544, 65024});
+  for (int l = 0; l < 32; ++l) {
+    f.add(layer_name(l, "attn_qkv.weight"), {4544, 4672});
+    f.add(layer_name(l, "attn_output.weight"), {4544, 4544});
+    f.add(layer_name(l, "ffn_up.weight"), {4544, 18176});
+    f.add(layer_name(l, "ffn_down.weight"), {18176, 4544});
+  }
+  f.add("output.weight", {4544, 65024});
+  // 4544 is not a multiple of 256: every Q4_K falls back to Q5_0, every Q6_K to Q8_0.
+  const auto fk = types_of(f, plan_quantization(f.metadata, f.tensors, with_type("Q4_K_M")));
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(fk.at(layer_name(l, "attn_qkv.weight")), more32(l) ? Q8_0 : Q5_0) << l;
+    // ffn_down rows are 18176 = 71 * 256 long: Q6_K below 32/16, Q5_K where use_more_bits, else Q4_K.
+    EXPECT_EQ(fk.at(layer_name(l, "ffn_down.weight")), l < 2 ? Q6_K : more32(l) ? Q5_K : Q4_K) << l;
+    EXPECT_EQ(fk.at(layer_name(l, "attn_output.weight")), Q5_0) << l;
+  }
+  EXPECT_EQ(fk.at("output.weight"), Q8_0);
+  EXPECT_EQ(fk.at("token_embd.weight"), Q5_0);
+  const auto fl = types_of(f, plan_quantization(f.metadata, f.tensors, with_type("Q3_K_L")));
+  EXPECT_EQ(fl.at("blk.9.attn_output.weight"), Q5_0);  // Falcon's Q3_K_L: Q4_K, which falls back
+  EXPECT_EQ(fl.at("blk.9.ffn_down.weight"), Q4_K);     // Q4_K, not Q5_K
+
+  // Head counts given per layer: layer 0's ratio decides (here 32 / 4 = 8, then 32 / 32).
+  Model per_layer = llama_dense(4, false);
+  std::vector<GgufOwnedValue> kv;
+  for (std::uint32_t v : {4u, 32u, 32u, 32u}) kv.push_back(GgufOwnedValue::u32(v));
+  per_layer.metadata.set("llama.attention.head_count_kv", GgufOwnedValue::array(GgufType::UInt32, kv));
+  EXPECT_EQ(types_of(per_layer, plan_quantization(per_layer.metadata, per_layer.tensors, with_type("Q2_K")))
+                .at("blk.3.attn_v.weight"),
+            Q4_K);
+  std::swap(kv[0], kv[1]);  // layer 0: 32 / 32 = 1, below 4
+  per_layer.metadata.set("llama.attention.head_count_kv", GgufOwnedValue::array(GgufType::UInt32, kv));
+  EXPECT_EQ(types_of(per_layer, plan_quantization(per_layer.metadata, per_layer.tensors, with_type("Q2_K")))
+                .at("blk.3.attn_v.weight"),
+            Q3_K);
+}
+
 TEST(QuantizePlan, ExpertTensorWithoutLayerNumberIsRefused) {
   Model m = llama_moe();
   m.add("ffn_down_shared.weight", {14336, 4096});
