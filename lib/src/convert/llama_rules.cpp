@@ -277,7 +277,10 @@ int tensor_dims(std::span<const std::uint64_t> ne) {
 
 std::optional<std::string> llama_exclusion(std::string_view name, std::span<const std::uint64_t> ne) {
   if (tensor_dims(ne) < 2) return std::string("1-D");
-  if (name.size() < 6 || name.substr(name.size() - 6) != "weight") return std::string("not a weight");
+  // llama.cpp tests `rfind("weight") == size() - 6`, which a name of exactly 5 characters also
+  // passes (npos equals 5 - 6 wrapped around).
+  if (name.size() != 5 && (name.size() < 6 || name.substr(name.size() - 6) != "weight"))
+    return std::string("not a weight");
   for (const auto& [part, why] : kExcludedParts)
     if (contains(name, part)) return std::string(why);
   // LLM_TN's names for these two are the same for every architecture.

@@ -433,6 +433,35 @@ TEST(QuantizePlan, SeventyBFalconAndPerLayerHeadCounts) {
             Q3_K);
 }
 
+TEST(QuantizePlan, WhatLlamaQuantizeLeavesAlone) {
+  Model m = llama_dense(2, false);
+  m.add("blk.0.attn_q.bias", {4096, 1});  // 2-D in the file, one dimension to ggml_n_dims
+  m.add("blk.0.attn_q_norm.weight", {128, 4096});
+  m.add("blk.0.attn_rel_b.weight", {32, 64});
+  m.add("position_embd.weight", {4096, 2048});
+  m.add("blk.0.ffn_gate_inp.weight", {4096, 8}, F32);
+  m.add("blk.0.misc.scale", {4096, 4096});         // does not end in "weight"
+  m.add("blk.0", {4096, 4096});                    // five characters pass llama.cpp's rfind test
+  m.add("blk.0.int_table.weight", {4096, 8}, 26);  // I32
+  const QuantizePlan plan = plan_quantization(m.metadata, m.tensors, with_type("Q4_K_M"));
+  std::map<std::string, std::string> reasons;
+  for (std::size_t i = 0; i < m.tensors.size(); ++i) reasons[m.tensors[i].name] = plan.tensors[i].reason;
+  EXPECT_EQ(reasons.at("blk.0.attn_q.bias"), "kept: 1-D");
+  EXPECT_EQ(reasons.at("blk.0.attn_q_norm.weight"), "kept: a norm");
+  EXPECT_EQ(reasons.at("blk.0.attn_rel_b.weight"), "kept: a relative position bias");
+  EXPECT_EQ(reasons.at("position_embd.weight"), "kept: a position embedding");
+  EXPECT_EQ(reasons.at("blk.0.ffn_gate_inp.weight"), "kept: an expert router");
+  EXPECT_EQ(reasons.at("blk.0.misc.scale"), "kept: not a weight");
+  EXPECT_EQ(reasons.at("blk.0"), "Q4_K_M");
+  EXPECT_EQ(reasons.at("blk.0.int_table.weight"), "kept: i32 is not a float type");
+  for (std::size_t i = 0; i < m.tensors.size(); ++i)
+    if (plan.tensors[i].reason.rfind("kept: ", 0) == 0) {
+      EXPECT_TRUE(plan.tensors[i].copy) << m.tensors[i].name;
+      EXPECT_EQ(plan.tensors[i].to_type, m.tensors[i].ggml_type) << m.tensors[i].name;
+      EXPECT_EQ(plan.tensors[i].bytes_after, plan.tensors[i].bytes_before) << m.tensors[i].name;
+    }
+}
+
 TEST(QuantizePlan, ExpertTensorWithoutLayerNumberIsRefused) {
   Model m = llama_moe();
   m.add("ffn_down_shared.weight", {14336, 4096});

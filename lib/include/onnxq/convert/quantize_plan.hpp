@@ -49,8 +49,10 @@ struct PlannedTensor {
   bool copy = false;          // the bytes are copied as they are (kept, 1-D, small, or already the type)
   std::uint64_t bytes_before = 0;
   std::uint64_t bytes_after = 0;
-  std::string reason;  // one short phrase: "preset", "--tensor-type blk.*=q8_0", "kept: 1-D", "fallback: 4544 is not a
-                       // multiple of 256"
+  // One short phrase for --dry-run: "Q4_K_M", "Q4_K_M: attn_v, use_more_bits", "type q8_0",
+  // "--tensor-type blk.*=q8_0", "--keep token_embd.*", "kept: 1-D", "kept: a norm",
+  // "Q4_K_M; fallback: 576 is not a multiple of 256, q5_0", "Q8_0; already q8_0".
+  std::string reason;
 };
 
 struct QuantizePlan {
