@@ -93,9 +93,9 @@ std::optional<Ftype> file_type_of_type(std::uint32_t ggml_type) {
   return std::nullopt;
 }
 
-std::string preset_names() {
-  std::string names;
-  for (const Preset& p : kPresets) names += (names.empty() ? "" : ", ") + std::string(p.name);
+std::vector<std::string_view> preset_names() {
+  std::vector<std::string_view> names;
+  for (const Preset& p : kPresets) names.push_back(p.name);
   return names;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace onnxq::convert_detail {
 
@@ -75,7 +76,7 @@ std::uint32_t preset_default_type(Ftype ftype);
 // (MXFP4: MXFP4_MOE, Q2_0: Q2_0). nullopt for a type no file type names (Q8_1, Q8_K).
 std::optional<Ftype> file_type_of_type(std::uint32_t ggml_type);
 
-// "Q4_0, Q4_1, ...": every preset name, for messages and the docs' test.
-std::string preset_names();
+// Every preset name, aliases included, in llama-quantize's order.
+std::vector<std::string_view> preset_names();
 
 }  // namespace onnxq::convert_detail

@@ -39,6 +39,12 @@ const BlockFormat* target_format(std::uint32_t ggml_type) {
   return f->is_block_format() && file_type_of_type(ggml_type) ? f : nullptr;
 }
 
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 Target parse_target(const std::string& text) {
   Target t;
   // An upper-case preset name means the preset, also where it is a block type's name too (Q8_0,
@@ -56,8 +62,8 @@ Target parse_target(const std::string& text) {
     t.preset = find_preset(text, true);
   }
   if (!t.preset)
-    invalid_argument("--type " + text + ": not a block type (see `onnxq formats`) nor a preset (" + preset_names() +
-                     ")");
+    invalid_argument("--type " + text + ": not a block type (see `onnxq formats`) nor a preset (" +
+                     join(quantize_preset_names()) + ")");
   t.ftype = t.preset->ftype;
   t.type = preset_default_type(t.ftype);
   return t;
@@ -237,6 +243,12 @@ void check_refusals(const QuantizePlan& plan, std::span<const PlanInputTensor> t
 }
 
 }  // namespace
+
+std::vector<std::string> quantize_preset_names() {
+  std::vector<std::string> names;
+  for (std::string_view n : preset_names()) names.emplace_back(n);
+  return names;
+}
 
 QuantizePlan plan_quantization(const GgufMetadata& metadata, std::span<const PlanInputTensor> tensors,
                                const QuantizePlanOptions& options) {

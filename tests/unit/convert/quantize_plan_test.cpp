@@ -646,7 +646,20 @@ TEST(QuantizePlan, OverridesSkipTheLayerCounter) {
 
 TEST(QuantizePlan, Refusals) {
   Model m = llama_dense(4, false);
-  EXPECT_THROW(plan_quantization(m.metadata, m.tensors, with_type("Q4_K_X")), Error);
+  try {
+    plan_quantization(m.metadata, m.tensors, with_type("Q4_K_X"));
+    ADD_FAILURE() << "an unknown preset was planned";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("not a block type (see `onnxq formats`) nor a preset (Q1_0, Q2_0, Q4_0,"),
+              std::string::npos)
+        << e.what();
+  }
+  // Every preset name plans, in its own spelling.
+  const std::vector<std::string> presets = quantize_preset_names();
+  EXPECT_EQ(presets.size(), 38u);
+  for (const std::string& p : presets)
+    EXPECT_TRUE(plan_quantization(m.metadata, m.tensors, with_type(p, true)).preset) << p;
   EXPECT_THROW(plan_quantization(m.metadata, m.tensors, with_type("q8_k")), Error);  // not a weight type
   EXPECT_THROW(plan_quantization(m.metadata, m.tensors, with_type("i32")), Error);
   QuantizePlanOptions bad = with_type("Q4_K_M");

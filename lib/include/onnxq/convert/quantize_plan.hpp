@@ -73,4 +73,8 @@ struct QuantizePlan {
 QuantizePlan plan_quantization(const GgufMetadata& metadata, std::span<const PlanInputTensor> tensors,
                                const QuantizePlanOptions& options);
 
+// llama-quantize's preset names that options.type accepts, in its order, aliases included ("Q4_K"
+// is Q4_K_M): for --help, completions and messages.
+std::vector<std::string> quantize_preset_names();
+
 }  // namespace onnxq
