@@ -271,7 +271,7 @@ ModelFacts read_model_facts(const GgufMetadata& metadata) {
 
 int tensor_dims(std::span<const std::uint64_t> ne) {
   int dims = static_cast<int>(ne.size());
-  while (dims > 1 && ne[dims - 1] == 1) --dims;
+  while (dims > 1 && ne[dims - 1] <= 1) --dims;  // ggml counts dimensions above 1
   return std::max(dims, 1);
 }
 

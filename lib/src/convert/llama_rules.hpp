@@ -30,7 +30,7 @@ struct ModelFacts {
 
 ModelFacts read_model_facts(const GgufMetadata& metadata);
 
-// ggml_n_dims: the dimensions up to the last one above 1 (at least 1).
+// ggml_n_dims: the dimensions up to the last one above 1 (at least 1; a trailing 0 does not count).
 int tensor_dims(std::span<const std::uint64_t> ne);
 
 // Why llama-quantize leaves this tensor as it is ("1-D", "a norm", ...), or nullopt when it

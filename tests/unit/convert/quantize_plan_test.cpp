@@ -435,7 +435,8 @@ TEST(QuantizePlan, SeventyBFalconAndPerLayerHeadCounts) {
 
 TEST(QuantizePlan, WhatLlamaQuantizeLeavesAlone) {
   Model m = llama_dense(2, false);
-  m.add("blk.0.attn_q.bias", {4096, 1});  // 2-D in the file, one dimension to ggml_n_dims
+  m.add("blk.0.attn_q.bias", {4096, 1});   // 2-D in the file, one dimension to ggml_n_dims
+  m.add("blk.0.empty.weight", {4096, 0});  // no rows: one dimension above 1
   m.add("blk.0.attn_q_norm.weight", {128, 4096});
   m.add("blk.0.attn_rel_b.weight", {32, 64});
   m.add("position_embd.weight", {4096, 2048});
@@ -447,6 +448,7 @@ TEST(QuantizePlan, WhatLlamaQuantizeLeavesAlone) {
   std::map<std::string, std::string> reasons;
   for (std::size_t i = 0; i < m.tensors.size(); ++i) reasons[m.tensors[i].name] = plan.tensors[i].reason;
   EXPECT_EQ(reasons.at("blk.0.attn_q.bias"), "kept: 1-D");
+  EXPECT_EQ(reasons.at("blk.0.empty.weight"), "kept: 1-D");
   EXPECT_EQ(reasons.at("blk.0.attn_q_norm.weight"), "kept: a norm");
   EXPECT_EQ(reasons.at("blk.0.attn_rel_b.weight"), "kept: a relative position bias");
   EXPECT_EQ(reasons.at("position_embd.weight"), "kept: a position embedding");
