@@ -35,6 +35,7 @@ enum : std::uint32_t {
   Q5_K = 13,
   Q6_K = 14,
   IQ2_XXS = 16,
+  IQ3_XXS = 18,
   IQ1_S = 19,
   IQ4_NL = 20,
   IQ3_S = 21,
@@ -249,6 +250,32 @@ TEST(QuantizePlan, DenseGqaIQ3MIQ2MIQ1S) {
         return IQ1_S;
       },
       Q5_K, Q2_K);
+}
+
+TEST(QuantizePlan, DenseGqaIQ3XSIQ3XXS) {
+  const Model m = llama_dense(32, false);
+  // IQ3_XS (IQ3_S base): attn_v Q4_K (GQA 4), attn_q and attn_k IQ3_XXS, ffn_gate and ffn_up IQ3_XXS
+  // from layer 32/8 to below 7*32/8, output Q6_K.
+  expect_dense(
+      m, plan_quantization(m.metadata, m.tensors, with_type("IQ3_XS", true)), 32,
+      [](int l, const std::string& role) -> std::uint32_t {
+        if (role == "attn_v.weight") return Q4_K;
+        if (role == "attn_q.weight" || role == "attn_k.weight") return IQ3_XXS;
+        if (role == "ffn_gate.weight" || role == "ffn_up.weight") return l >= 4 && l < 28 ? IQ3_XXS : IQ3_S;
+        return IQ3_S;
+      },
+      Q6_K, IQ3_S);
+  // IQ3_XXS with an importance matrix: attn_v Q4_K, attn_q and attn_k IQ2_S, attn_output IQ3_S,
+  // ffn_down unchanged (its rule is for plans without an importance matrix), output Q5_K.
+  expect_dense(
+      m, plan_quantization(m.metadata, m.tensors, with_type("IQ3_XXS", true)), 32,
+      [](int, const std::string& role) -> std::uint32_t {
+        if (role == "attn_v.weight") return Q4_K;
+        if (role == "attn_q.weight" || role == "attn_k.weight") return IQ2_S;
+        if (role == "attn_output.weight") return IQ3_S;
+        return IQ3_XXS;
+      },
+      Q5_K, IQ3_S);
 }
 
 TEST(QuantizePlan, DenseMxfp4MoeIsQ8_0) {
