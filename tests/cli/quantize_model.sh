@@ -101,6 +101,26 @@ cp tiny.gguf same.gguf
 check "the output is the input" bash -c "! '$ONNXQ' quantize same.gguf --type q4_k -o same.gguf 2>err.txt &&
    grep -q 'one of the input files' err.txt && cmp same.gguf tiny.gguf"
 
+# A split model: any shard names it; the output is one file without the split.* keys.
+mkdir -p split && "$PYTHON" "$CLI_DIR/gguf_tool.py" split tiny.gguf split/tiny 3
+check "a split input gives one file without split.* keys, the same tensors" bash -c \
+  "'$ONNXQ' quantize split/tiny-00002-of-00003.gguf --type q8_0 -o split_out.gguf && '$ONNXQ' check split_out.gguf &&
+   ! '$ONNXQ' meta split_out.gguf --json | grep -q '\"split\.' &&
+   '$ONNXQ' quantize tiny.gguf --type q8_0 -o whole_out.gguf && cmp split_out.gguf whole_out.gguf"
+
+# A file-size limit (EFBIG, as a full disk would stop it): exit 3, no output, the old one intact.
+check "ulimit -f stops the write: exit 3, the old output intact" bash -c \
+  "printf old >limited.gguf; status=0; (ulimit -f 64; exec '$ONNXQ' quantize big.gguf --type q8_0 -o limited.gguf) 2>lim.err || status=\$?;
+   [ \$status = 3 ] && grep -q 'File too large' lim.err && [ \"\$(cat limited.gguf)\" = old ] && [ -z \"\$(ls -A | grep '\\.onnxq-')\" ]"
+
+# The progress bar: on a terminal only.
+if command -v script >/dev/null; then
+  script -qc "'$ONNXQ' quantize big.gguf --type q8_0 -o tty.gguf" /dev/null >tty.txt
+  check "a progress bar on a terminal" grep -q "quantize \[" tty.txt
+  "$ONNXQ" quantize big.gguf --type q8_0 -o file.gguf 2>stderr.txt
+  check "no bar when stderr is a file; the same output" bash -c "test ! -s stderr.txt && cmp tty.gguf file.gguf"
+fi
+
 # kill -9 at random moments of a slow type: the old output, or the complete new one, nothing else.
 "$ONNXQ" quantize big.gguf --type iq3_s --threads 1 -o big_ref.gguf
 strike() {
