@@ -83,7 +83,7 @@ PreparedQuantization prepare(const std::string& path, const ModelQuantizeOptions
       const BlockFormat* format = find_format_by_ggml_type(planned.to_type);
       if (format == nullptr || (!format->is_block_format() && !dtype_info(format->plain_dtype).is_float))
         invalid_argument("tensor '" + t.name + "': cannot convert to type " + std::to_string(planned.to_type));
-      if (p.importance && format->is_block_format() && !t.ne.empty() && t.ne[0] > 0) {
+      if (p.importance && format->is_block_format() && !t.ne.empty() && row.elements > 0) {
         const std::vector<float>* entry = p.importance->find(t.name);
         const std::uint64_t matrices = t.ne.size() > 2 ? row.elements / (t.ne[0] * t.ne[1]) : 1;
         if (entry != nullptr && entry->size() != t.ne[0] * matrices) {
@@ -174,7 +174,7 @@ std::vector<GgufWriterTensor> writer_tensors(const PreparedQuantization& p, cons
     const std::vector<float>* weights = p.weights[i];
     const std::uint64_t input_bytes = input->byte_size(i);
     const int threads = options.threads;
-    out.push_back(gguf_produced_tensor(t.name, t.ne, target, [=, &t, &progress](GgufTensorSink& sink) {
+    out.push_back(gguf_produced_tensor(t.name, t.ne, target, [=, &t](GgufTensorSink& sink) {
       const std::unique_ptr<BlockSource> source = input->blocks(i);
       const std::uint64_t n_per_row = t.ne.empty() ? 1 : t.ne[0];
       const std::uint64_t rows_per_matrix = t.ne.size() > 1 ? t.ne[1] : 1;

@@ -55,8 +55,7 @@ std::vector<std::uint64_t> SafetensorsTensorInfo::gguf_ne() const {
   return {shape.rbegin(), shape.rend()};
 }
 
-void SafetensorsModel::add_file(const std::string& path, const IoOptions& options, bool keep_metadata) {
-  std::shared_ptr<const ByteSource> source = open_source(path, options);
+void SafetensorsModel::add_file(std::shared_ptr<const ByteSource> source, const std::string& path, bool keep_metadata) {
   const std::uint64_t size = source->size();
   if (size < 8)
     invalid_input(path + ": " + std::to_string(size) +
@@ -145,7 +144,7 @@ void SafetensorsModel::add_file(const std::string& path, const IoOptions& option
 SafetensorsModel SafetensorsModel::open(const std::string& path, const IoOptions& options) {
   SafetensorsModel model;
   if (!path.ends_with(".json")) {
-    model.add_file(path, options, true);
+    model.add_file(open_source(path, options), path, true);
     return model;
   }
   // An index: {"metadata": {...}, "weight_map": {"tensor": "shard file", ...}}.
@@ -167,8 +166,10 @@ SafetensorsModel SafetensorsModel::open(const std::string& path, const IoOptions
   }
   if (shard_names.empty()) invalid_input(path + ": the weight_map names no tensor");
   const std::string folder = std::filesystem::path(path).parent_path().string();
-  for (const std::string& shard : shard_names)
-    model.add_file(folder.empty() ? shard : folder + "/" + shard, options, model.files_.empty());
+  for (const std::string& shard : shard_names) {
+    const std::string file = folder.empty() ? shard : folder + "/" + shard;
+    model.add_file(open_source(file, options), file, model.files_.empty());
+  }
   // The index and the shards must agree: each listed tensor in its file, each tensor listed once.
   std::set<std::string> seen;
   for (const SafetensorsTensorInfo& t : model.tensors_) {
@@ -181,6 +182,13 @@ SafetensorsModel SafetensorsModel::open(const std::string& path, const IoOptions
   for (const auto& [name, file] : map_it->items())
     if (!seen.contains(name))
       invalid_input(path + ": weight_map lists tensor '" + name + "', which " + file.get<std::string>() + " lacks");
+  return model;
+}
+
+SafetensorsModel SafetensorsModel::from_source(std::shared_ptr<const ByteSource> source) {
+  SafetensorsModel model;
+  const std::string name = source->name();
+  model.add_file(std::move(source), name, true);
   return model;
 }
 

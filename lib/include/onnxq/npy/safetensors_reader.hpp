@@ -48,6 +48,8 @@ class SafetensorsModel {
   // file (and the tensor or field) for whatever breaks the format, Error(Unsupported) naming the
   // tensor for a dtype other than F32, F16 and BF16.
   static SafetensorsModel open(const std::string& path, const IoOptions& options = {});
+  // One file whose bytes `source` holds (tests, fuzzing); its name() is used in messages.
+  static SafetensorsModel from_source(std::shared_ptr<const ByteSource> source);
 
   const std::vector<SafetensorsFile>& files() const { return files_; }
   const std::vector<SafetensorsTensorInfo>& tensors() const { return tensors_; }
@@ -59,7 +61,7 @@ class SafetensorsModel {
   void read(const SafetensorsTensorInfo& tensor, std::uint64_t offset, std::span<std::byte> dst) const;
 
  private:
-  void add_file(const std::string& path, const IoOptions& options, bool keep_metadata);
+  void add_file(std::shared_ptr<const ByteSource> source, const std::string& path, bool keep_metadata);
 
   std::vector<SafetensorsFile> files_;
   std::vector<SafetensorsTensorInfo> tensors_;
