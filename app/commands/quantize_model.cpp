@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common_options.hpp"
+#include "io_settings.hpp"
 #include "log.hpp"
 #include "metadata_format.hpp"
 #include "onnxq/convert/model_quantizer.hpp"
@@ -144,6 +145,7 @@ void run_model_quantize(const ModelQuantizeCliOptions& o) {
   options.imatrix = o.imatrix;
   options.architecture = o.architecture;
   options.threads = o.threads;
+  options.io = io_options();
   if (!o.architecture.empty() && !is_safetensors_input(o.input))
     log::warn("--arch applies to safetensors input; a GGUF model keeps its general.architecture");
 

@@ -54,6 +54,7 @@ py::list quantize_model_file(const py::object& src, const py::object& dst, const
   if (!imatrix.is_none()) options.imatrix = quantize_path_arg(imatrix);
   options.architecture = arch.value_or("");
   options.threads = threads_arg(threads);
+  options.io = IoOptions::from_environment();
   const std::string in = quantize_path_arg(src);
   if (!dry_run && dst.is_none()) throw py::value_error("dst is needed unless dry_run=True");
   const std::string out = dst.is_none() ? std::string() : quantize_path_arg(dst);

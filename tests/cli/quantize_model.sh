@@ -4,9 +4,11 @@
 # metadata, `check` on the output; refusals with their exit codes leaving no output and an existing
 # one intact; kill -9 mid-write leaving the old output or the complete new one.
 source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/serve.bash"
 Q=$TESTDATA/quantize
 CLI_DIR=$(cd "$(dirname "$0")" && pwd)
 "$PYTHON" "$(dirname "$0")/quantize_models.py" "$TESTDATA" "$WORK" --big 16
+mkdir -p "$WORK/srv" && start_server "$WORK/srv"  # (before the cd: serve.bash finds its server beside it)
 cd "$WORK"
 
 # The plan, written nowhere.
@@ -100,6 +102,11 @@ check "a model IN that is not a model" refused 1 "IN must be a model" rows.npy -
 cp tiny.gguf same.gguf
 check "the output is the input" bash -c "! '$ONNXQ' quantize same.gguf --type q4_k -o same.gguf 2>err.txt &&
    grep -q 'one of the input files' err.txt && cmp same.gguf tiny.gguf"
+
+# A model on a server (loopback): read through range requests, the same file as from disk.
+cp tiny.gguf srv/
+check "an http:// model quantizes as the local file does" bash -c \
+  "'$ONNXQ' quantize '$URL/files/tiny.gguf' --type q8_0 -o remote_out.gguf && cmp remote_out.gguf q8_out.gguf"
 
 # A split model: any shard names it; the output is one file without the split.* keys.
 mkdir -p split && "$PYTHON" "$CLI_DIR/gguf_tool.py" split tiny.gguf split/tiny 3

@@ -54,7 +54,7 @@ std::uint64_t element_count(const std::vector<std::uint64_t>& ne) {
 
 PreparedQuantization prepare(const std::string& path, const ModelQuantizeOptions& options, const QuantizePlan* given) {
   PreparedQuantization p;
-  p.input = QuantizeInput::open(path, options.architecture);
+  p.input = QuantizeInput::open(path, options.architecture, options.io);
   if (!options.imatrix.empty()) p.importance = read_importance_matrix(options.imatrix);
   if (given != nullptr) {
     p.plan = *given;

@@ -15,7 +15,8 @@ namespace {
 
 class GgufQuantizeInput final : public QuantizeInput {
  public:
-  explicit GgufQuantizeInput(const std::string& path) : model_(GgufModel::open(path)) {
+  GgufQuantizeInput(const std::string& path, const IoOptions& io)
+      : model_(GgufModel::open(path, ShardPolicy::All, io)) {
     metadata_ = GgufMetadata::from_records(model_.metadata());
     // One output file: the shard keys of a split input do not carry over (as llama-quantize drops them).
     for (std::string_view key : {kGgufSplitNoKey, kGgufSplitCountKey, kGgufSplitTensorsCountKey}) metadata_.remove(key);
@@ -67,8 +68,8 @@ std::uint32_t ggml_type_of(DType dtype) {
 
 class SafetensorsQuantizeInput final : public QuantizeInput {
  public:
-  SafetensorsQuantizeInput(const std::string& path, const std::string& architecture)
-      : model_(SafetensorsModel::open(path)) {
+  SafetensorsQuantizeInput(const std::string& path, const std::string& architecture, const IoOptions& io)
+      : model_(SafetensorsModel::open(path, io)) {
     metadata_.set(
         "general.architecture",
         GgufOwnedValue::string(architecture.empty() ? std::string(kSafetensorsDefaultArchitecture) : architecture));
@@ -109,9 +110,10 @@ class SafetensorsQuantizeInput final : public QuantizeInput {
 
 bool is_safetensors_input(const std::string& path) { return path.ends_with(".safetensors") || path.ends_with(".json"); }
 
-std::unique_ptr<QuantizeInput> QuantizeInput::open(const std::string& path, const std::string& architecture) {
-  if (is_safetensors_input(path)) return std::make_unique<SafetensorsQuantizeInput>(path, architecture);
-  return std::make_unique<GgufQuantizeInput>(path);
+std::unique_ptr<QuantizeInput> QuantizeInput::open(const std::string& path, const std::string& architecture,
+                                                   const IoOptions& io) {
+  if (is_safetensors_input(path)) return std::make_unique<SafetensorsQuantizeInput>(path, architecture, io);
+  return std::make_unique<GgufQuantizeInput>(path, io);
 }
 
 }  // namespace onnxq

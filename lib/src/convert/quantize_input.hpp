@@ -11,6 +11,7 @@
 #include "onnxq/formats/block_source.hpp"
 #include "onnxq/gguf/metadata.hpp"
 #include "onnxq/gguf/writer.hpp"
+#include "onnxq/io/io_options.hpp"
 
 namespace onnxq {
 
@@ -19,7 +20,8 @@ class QuantizeInput {
   virtual ~QuantizeInput() = default;
   // A GGUF model (any shard names the whole split model) or safetensors (`architecture` becomes
   // general.architecture; empty: kSafetensorsDefaultArchitecture).
-  static std::unique_ptr<QuantizeInput> open(const std::string& path, const std::string& architecture);
+  static std::unique_ptr<QuantizeInput> open(const std::string& path, const std::string& architecture,
+                                             const IoOptions& io);
 
   virtual std::string kind() const = 0;  // "gguf", "safetensors"
   // The input's metadata as the output starts from (a GGUF's keys, split.* dropped).

@@ -15,6 +15,7 @@
 
 #include "onnxq/convert/quantize_plan.hpp"
 #include "onnxq/gguf/writer.hpp"
+#include "onnxq/io/io_options.hpp"
 
 namespace onnxq {
 
@@ -26,6 +27,7 @@ struct ModelQuantizeOptions {
   std::string imatrix;       // an importance matrix file (importance_matrix.hpp), or empty
   std::string architecture;  // safetensors input: general.architecture (default kSafetensorsDefaultArchitecture)
   int threads = 0;           // 0: all cores
+  IoOptions io;              // how the input is read: a local file, or an http(s):// or hf:// URL
 };
 
 // One tensor of the plan, as a front end shows it.
