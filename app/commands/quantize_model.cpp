@@ -118,9 +118,12 @@ bool is_model_input(const std::string& input) {
 }
 
 void add_model_quantize_options(CLI::App& cmd, ModelQuantizeCliOptions& o) {
+  std::string presets;
+  for (const std::string& name : quantize_preset_names()) presets += (presets.empty() ? "" : ", ") + name;
   cmd.add_option("--type", o.type,
-                 "The model's type: a block format for every eligible weight (q4_k, q8_0, iq4_xs ...) or a "
-                 "llama-quantize preset (Q4_K_M, Q5_K_S, IQ3_M ...)");
+                 "The model's type: a block format for every eligible weight (q4_k, q8_0, iq4_xs ...; see `onnxq "
+                 "formats`) or a llama-quantize preset: " +
+                     presets);
   repeatable_value(cmd.add_option("--tensor-type", o.tensor_types,
                                   "GLOB=TYPE: tensors whose name matches GLOB get TYPE (repeatable; the first "
                                   "match wins over the preset)"));
