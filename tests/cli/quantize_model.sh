@@ -65,6 +65,20 @@ assert t[\"blk.0.attn_q.weight\"][\"to\"] == \"Q8_0\"
 assert t[\"token_embd.weight\"][\"to\"] == \"F16\" and t[\"token_embd.weight\"][\"copied\"]
 assert t[\"output.weight\"][\"to\"] == \"Q4_K\"
 '"
+check "plain targets: F32 to F16 and BF16 round to nearest even (numpy's float16, ggml's bf16 rounding)" bash -c \
+  "'$ONNXQ' quantize tiny.gguf --type q4_k --tensor-type 'blk.0.attn_q.weight=f16' --tensor-type 'blk.0.ffn_down.weight=f32' \
+     --tensor-type 'output.weight=bf16' -o plain.gguf && tensor_bytes plain.gguf blk.0.attn_q.weight p16.bin &&
+   tensor_bytes plain.gguf output.weight pbf.bin && tensor_bytes tiny.gguf output.weight out32.bin &&
+   tensor_bytes plain.gguf blk.0.ffn_down.weight p32.bin && tensor_bytes tiny.gguf blk.0.ffn_down.weight bf_in.bin && '$PYTHON' -c '
+import numpy as np
+x = np.fromfile(\"$Q/common.input.f32\", dtype=\"<f4\")
+assert open(\"p16.bin\", \"rb\").read() == x.astype(np.float16).tobytes()
+u = np.fromfile(\"out32.bin\", dtype=\"<u4\").astype(np.uint64)
+want = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(\"<u2\")
+assert open(\"pbf.bin\", \"rb\").read() == want.tobytes()
+b = np.fromfile(\"bf_in.bin\", dtype=\"<u2\").astype(np.uint32) << 16
+assert open(\"p32.bin\", \"rb\").read() == b.astype(\"<u4\").tobytes()
+'"
 check "--allow-requantize decodes Q8_0 and quantizes it again" bash -c \
   "'$ONNXQ' quantize q8.gguf --type q4_k --allow-requantize -o re.gguf && '$ONNXQ' check re.gguf"
 check "safetensors: names, order, shape and --arch" bash -c \
