@@ -1,5 +1,6 @@
-// onnxq quantize --raw: float rows (.npy or raw float32) to the packed bytes of one block format,
-// the inverse of `dequant --raw`; the library's quantize_rows does the work, byte for byte as ggml.
+// onnxq quantize: a whole model to GGUF (IN.gguf / IN.safetensors / index.json, quantize_model.cpp),
+// or with --raw float rows (.npy or raw float32) to the packed bytes of one block format, the
+// inverse of `dequant --raw`; the library's quantize_rows does the work, byte for byte as ggml.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "onnxq/io/mapped_file.hpp"
 #include "onnxq/npy/reader.hpp"
 #include "output.hpp"
+#include "quantize_model.hpp"
 #include "text_table.hpp"
 
 namespace onnxq::cli {
@@ -27,6 +29,7 @@ struct QuantizeOptions {
   std::vector<std::string> shape;  // one word per --shape use; joined with commas
   std::string imatrix;
   int threads = 0;
+  ModelQuantizeCliOptions model;  // the model mode's own options (and its IN)
 };
 
 [[noreturn]] void usage(const std::string& message) { throw CLI::ValidationError("quantize", message); }
@@ -90,7 +93,27 @@ std::vector<float> read_importance(const std::string& path, std::uint64_t n_per_
 }
 
 void run_quantize(const QuantizeOptions& o) {
-  if (o.raw_input.empty()) usage("give the input rows with --raw IN (a .npy file, or raw float32 with --shape)");
+  if (o.raw_input.empty() && !o.model.input.empty()) {
+    if (!is_model_input(o.model.input))
+      usage(
+          "IN must be a model: a .gguf file (or a shard of one), a .safetensors file or a "
+          "model.safetensors.index.json; for float rows give --raw IN");
+    if (!o.packed_format.empty() || !o.shape.empty()) usage("--packed-format and --shape go with --raw");
+    ModelQuantizeCliOptions m = o.model;
+    m.output = o.output;
+    m.imatrix = o.imatrix;
+    m.threads = o.threads;
+    run_model_quantize(m);
+    return;
+  }
+  if (!o.model.input.empty()) usage("give either a model IN or --raw ROWS, not both");
+  if (!o.model.type.empty() || o.model.dry_run || o.model.json || !o.model.tensor_types.empty() ||
+      !o.model.keep.empty() || o.model.allow_requantize || !o.model.architecture.empty())
+    usage(
+        "--type, --tensor-type, --keep, --allow-requantize, --arch, --dry-run and --json go with a model IN, not "
+        "--raw");
+  if (o.raw_input.empty())
+    usage("give a model (onnxq quantize IN.gguf -o OUT.gguf --type Q4_K_M) or float rows with --raw IN");
   const BlockFormat& format = target_format(o.packed_format);
   std::shared_ptr<const MappedFile> keep;
   const Tensor input = read_input(o, keep);
@@ -153,23 +176,43 @@ void run_quantize(const QuantizeOptions& o) {
 void add_quantize_command(CLI::App& app, const GlobalOptions&) {
   auto opts = std::make_shared<QuantizeOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "quantize", "Quantize float rows into one of the 27 block formats, byte for byte as ggml (inverse of dequant)");
+      "quantize",
+      "Quantize a model (GGUF or safetensors) to GGUF, or float rows to a block format, byte for byte as ggml");
   cmd->footer(
       "Usage:\n"
+      "  onnxq quantize IN -o OUT.gguf --type T [--tensor-type GLOB=TYPE]... [--keep GLOB]... [--imatrix FILE]\n"
+      "                 [--allow-requantize] [--arch NAME] [--dry-run] [--json] [--threads N]\n"
       "  onnxq quantize --raw IN --packed-format gguf:q4_k -o OUT.bin [--shape D0,...] [--imatrix W.npy]\n"
+      "A model IN is a .gguf (any shard of a split model) with F32/F16/BF16 tensors, a .safetensors file or a\n"
+      "model.safetensors.index.json. T is a block format (every eligible weight gets it) or a llama-quantize preset\n"
+      "(Q4_K_M ...: the same type per tensor as llama-quantize for the architectures llama.cpp knows; "
+      "doc/quantize.md).\n"
+      "--tensor-type and --keep come before the preset (first match wins); --imatrix reads llama-imatrix's GGUF or\n"
+      "older .dat file. Each tensor is read, quantized and written in one pass, a run of rows at a time; the output\n"
+      "keeps every metadata key and the tensor order, sets general.file_type and general.quantization_version, and\n"
+      "is named only when complete. Already-quantized tensors need --allow-requantize. --dry-run prints the plan.\n"
+      "With --raw:\n"
       "IN is a float32, float16 or float64 .npy (its own shape) or raw little-endian float32 (--shape required).\n"
       "Each row (the last dimension, a multiple of the format's block) is quantized alone; the output is the\n"
       "packed blocks, row after row, as `onnxq dequant --raw` reads them. --imatrix gives one weight per column\n"
       "(IQ2_XXS, IQ2_XS and IQ1_S need one). Values must be finite. The bytes equal ggml's\n"
       "(ggml_quantize_chunk) on every CPU and for any --threads. Binary output is never written to a terminal;\n"
       "the file is written unnamed and named only when complete.");
-  cmd->add_option("--packed-format", opts->packed_format, "The target block format, e.g. gguf:q4_k (or q4_k)");
+  names_path(
+      cmd->add_option("input", opts->model.input,
+                      "The model to quantize: a .gguf file, a .safetensors file or a model.safetensors.index.json"));
+  add_model_quantize_options(*cmd, opts->model);
+  cmd->add_option("--packed-format", opts->packed_format,
+                  "With --raw: the target block format, e.g. gguf:q4_k (or q4_k)");
   names_path(cmd->add_option("--raw", opts->raw_input, "The input rows: a .npy file, or raw float32 with --shape"));
-  names_path(cmd->add_option("-o,--output", opts->output, "The output file ('-' for standard output)"));
+  names_path(
+      cmd->add_option("-o,--output", opts->output,
+                      "The output file: the GGUF model, or with --raw the packed bytes ('-' for standard output)"));
   repeatable_value(
       cmd->add_option("--shape", opts->shape, "For raw float32 input: its shape, comma-separated, e.g. 4096,4096"));
-  names_path(
-      cmd->add_option("--imatrix", opts->imatrix, "Importance weights: a 1-D float .npy, one weight per column"));
+  names_path(cmd->add_option("--imatrix", opts->imatrix,
+                             "Importance weights: for a model, llama-imatrix's GGUF or .dat file; with --raw, a 1-D "
+                             "float .npy, one weight per column"));
   add_threads_option(*cmd, opts->threads);
   cmd->callback([opts] { run_quantize(*opts); });
 }

@@ -290,6 +290,10 @@ std::string render_man_page(const CommandDoc& root, std::string_view version) {
   example(out, "Weight statistics and scale health as JSON:", "onnxq stats model.gguf --filter 'blk.*.ffn_*' --json");
   example(out, "Turn a GGUF model back into bfloat16 weights, sharded the Hugging Face way:",
           "onnxq export model.gguf -o out/model.safetensors --dtype bf16 --max-shard-size 5GB");
+  example(out, "Quantize a model as llama-quantize's Q4_K_M would, with an importance matrix; look at the plan first:",
+          "onnxq quantize model-f16.gguf --type Q4_K_M --imatrix imatrix.gguf --dry-run");
+  example(out, "A diffusion checkpoint from safetensors to GGUF (general.architecture from --arch):",
+          "onnxq quantize flux1-dev.safetensors -o flux1-dev-Q8_0.gguf --type q8_0 --arch flux");
   example(out, "How far a re-quantized model drifted from the original:", "onnxq diff model-q8_0.gguf model-q4_k.gguf");
   example(out, "Statistics for many files, four at a time:",
           "ls *.gguf | xargs -P 4 -I{} sh -c 'onnxq -q stats --json {} > {}.stats.json'");

@@ -79,8 +79,16 @@ _onnxq() {
           COMPREPLY=(); return ;;
       esac ;;
     quantize)
-      opts='-h --help --packed-format --raw -o --output --shape --imatrix --threads'
+      opts='-h --help --type --tensor-type --keep --allow-requantize --arch --dry-run --json --packed-format --raw -o --output --shape --imatrix --threads'
       case $prev in
+        --type)
+          COMPREPLY=(); return ;;
+        --tensor-type)
+          COMPREPLY=(); return ;;
+        --keep)
+          COMPREPLY=(); return ;;
+        --arch)
+          COMPREPLY=(); return ;;
         --packed-format)
           COMPREPLY=(); return ;;
         --raw)

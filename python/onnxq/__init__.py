@@ -111,6 +111,25 @@ def hash(path, types=None, *, model_only=False, threads=None, check=None):
                                                       threads)]
 
 
+def quantize(src, dst, type, *, tensor_types=None, keep=None, imatrix=None, allow_requantize=False, arch=None,
+             dry_run=False, threads=None):
+    """Quantizes a whole model to GGUF, as `onnxq quantize SRC -o DST --type TYPE` does.
+
+    src: a .gguf (any shard of a split model), a .safetensors file or a model.safetensors.index.json.
+    type: a block format for every eligible weight ("q4_k", "q8_0", ...) or a llama-quantize preset
+    ("Q4_K_M", ...). tensor_types: {glob: type} or (glob, type) pairs, the first match wins over the
+    preset; keep: globs of tensors copied as they are; imatrix: llama-imatrix's GGUF or .dat file;
+    arch: general.architecture for safetensors input. dry_run: plan only, write nothing (dst may be
+    None). Returns the plan, one dict per tensor in the input's order: name, shape (GGUF order),
+    from_type, to_type, copied, bytes_before, bytes_after, importance, reason. Refusals raise
+    ValueError (InvalidInputError for a bad file), OSError for I/O; DST is then left as it was.
+    The GIL is released while the model is read, quantized and written.
+    """
+    pairs = list(tensor_types.items()) if isinstance(tensor_types, dict) else list(tensor_types or [])
+    return _onnxq._quantize_model(src, dst, type, pairs, list(keep or []), imatrix, allow_requantize, arch,
+                                  dry_run, threads)
+
+
 from . import quants  # noqa: E402  (uses the names above)
 
 __all__ = [
@@ -129,6 +148,7 @@ __all__ = [
     "HashCheck",
     "HashRow",
     "merge",
+    "quantize",
     "onehot",
     "open",
     "quants",

@@ -139,6 +139,12 @@ def split(src: PathSpec, prefix: PathSpec, *, max_size: Optional[int] = None, ma
 def merge(shard: PathSpec, dst: PathSpec) -> str:
     """Merges the split model of `shard` (any shard) into one file dst, without split.* keys; returns dst."""
 
+def quantize(src: PathSpec, dst: Optional[PathSpec], type: str, *,
+             tensor_types: Optional[Union[Mapping[str, str], Sequence[Tuple[str, str]]]] = None,
+             keep: Optional[Sequence[str]] = None, imatrix: Optional[PathSpec] = None, allow_requantize: bool = False,
+             arch: Optional[str] = None, dry_run: bool = False, threads: Optional[int] = None) -> List[Dict[str, Any]]:
+    """Quantizes a whole model (GGUF or safetensors) to GGUF; returns the plan, one dict per tensor."""
+
 def export_onnx(path: PathSpec, onnx_path: PathSpec, *, tensors: Optional[Sequence[str]] = None,
                 filter: Optional[str] = None, dtype: Optional[DTypeSpec] = None) -> int:
     """Writes an ONNX graph over the GGUF's own bytes (external data into the .gguf); returns its size."""

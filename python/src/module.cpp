@@ -7,6 +7,7 @@
 #include "export.hpp"
 #include "hash.hpp"
 #include "model.hpp"
+#include "model_quantize.hpp"
 #include "onnxq/core/version.hpp"
 #include "onnxq/io/mapping_guard.hpp"
 #include "ops.hpp"
@@ -24,6 +25,7 @@ PYBIND11_MODULE(_onnxq, m) {
   onnxq::python::bind_model(m);
   onnxq::python::bind_ops(m);
   onnxq::python::bind_quantize(m);
+  onnxq::python::bind_model_quantize(m);
   onnxq::python::bind_writer(m);
   onnxq::python::bind_export(m);
   onnxq::python::bind_hash(m);

@@ -78,6 +78,20 @@ for form in "--shape 10,32" "--shape=10,32" "--shape 10 --shape 32" "--shape=10 
   # shellcheck disable=SC2086
   check "quantize --raw $form" bash -c "'$ONNXQ' quantize --raw rows.f32 --packed-format gguf:q8_0 $form -o q.bin && cmp -s q.bin qref.bin"
 done
+# quantize --tensor-type and --keep: one GLOB(=TYPE) per use, before or after the model IN.
+tested+=("quantize --tensor-type" "quantize --keep")
+mkdir -p qm && "$PYTHON" "$(dirname "$0")/quantize_models.py" "$TESTDATA" qm
+for form in "--tensor-type blk.*=q8_0 qm/tiny.gguf" "--tensor-type=blk.*=q8_0 qm/tiny.gguf" "qm/tiny.gguf --tensor-type blk.*=q8_0" \
+  "--tensor-type x=q6_k --tensor-type blk.*=q8_0 qm/tiny.gguf" "--keep blk.* qm/tiny.gguf --tensor-type=blk.*=q8_0"; do
+  want=3
+  [[ "$form" == *--keep* ]] && want=0
+  # shellcheck disable=SC2086
+  check "quantize $form" bash -c "[ \"\$('$ONNXQ' quantize --type q4_k --dry-run --json $form | '$PYTHON' -c 'import json,sys; print(sum(t[\"to\"] == \"Q8_0\" for t in json.load(sys.stdin)[\"tensors\"]))')\" = $want ]"
+done
+for form in "--keep blk.* qm/tiny.gguf" "--keep=blk.* qm/tiny.gguf" "qm/tiny.gguf --keep blk.0.* --keep blk.1.*"; do
+  # shellcheck disable=SC2086
+  check "quantize $form" bash -c "[ \"\$('$ONNXQ' quantize --type q4_k --dry-run --json $form | '$PYTHON' -c 'import json,sys; print(sum(t[\"copied\"] for t in json.load(sys.stdin)[\"tensors\"]))')\" = 4 ]"
+done
 # --raw with a positional FILE is refused by dequant itself, not read as a shape or format.
 # shellcheck disable=SC2086
 check "dequant --raw --shape 10,32 FILE is not a shape" bash -c "'$ONNXQ' dequant --raw '$blk' --packed-format gguf:q4_0 --shape 10,32 '$zoo' -o y.npy 2>err; [ \$? -ne 0 ] && ! grep -q 'Could not convert' err"
