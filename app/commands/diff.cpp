@@ -69,7 +69,8 @@ void render_diff_json(const DiffOptions& opts, const ModelDifference& f) {
     }
     rows.push_back(std::move(row));
   }
-  std::cout << dump_json({{"a", opts.a}, {"b", opts.b}, {"only_in_a", f.only_a}, {"only_in_b", f.only_b}, {"tensors", rows}})
+  std::cout << dump_json(
+                   {{"a", opts.a}, {"b", opts.b}, {"only_in_a", f.only_a}, {"only_in_b", f.only_b}, {"tensors", rows}})
             << '\n';
 }
 
@@ -91,8 +92,8 @@ void render_diff_text(const ModelDifference& f) {
     }
     std::string differing = std::to_string(p.values.differing);
     if (p.values.nonfinite) differing += " (" + std::to_string(p.values.nonfinite) + " non-finite)";
-    table.add_row(
-        {escape_for_terminal(p.name), type, shape, differing, number_text(p.values.max_abs), number_text(p.values.rms())});
+    table.add_row({escape_for_terminal(p.name), type, shape, differing, number_text(p.values.max_abs),
+                   number_text(p.values.rms())});
   }
   table.print(std::cout);
   std::cout << '\n'

@@ -9,6 +9,7 @@
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
+#include "onnxq/gguf/rules.hpp"
 #include "quantize_input.hpp"
 
 namespace onnxq {
@@ -46,11 +47,8 @@ struct PreparedQuantization {
   ModelQuantizeReport report;
 };
 
-std::uint64_t element_count(const std::vector<std::uint64_t>& ne) {
-  std::uint64_t n = 1;
-  for (std::uint64_t d : ne) n *= d;  // the reader checked the product
-  return n;
-}
+// The plan sized every tensor (quantize_plan.cpp refuses one past the rule book's limits).
+std::uint64_t element_count(const std::vector<std::uint64_t>& ne) { return gguf_element_count(ne).value(); }
 
 PreparedQuantization prepare(const std::string& path, const ModelQuantizeOptions& options, const QuantizePlan* given) {
   PreparedQuantization p;

@@ -7,10 +7,10 @@
 
 #include "llama_presets.hpp"
 #include "llama_rules.hpp"
-#include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
 #include "onnxq/formats/format.hpp"
+#include "onnxq/gguf/rules.hpp"
 #include "onnxq/gguf/tensor_selection.hpp"
 
 namespace onnxq {
@@ -101,22 +101,22 @@ std::vector<std::size_t> llama_visit_order(std::span<const PlanInputTensor> tens
   return order;
 }
 
+// The tensor's element count and its bytes in format f, as the rule book sizes them.
 std::uint64_t element_count(const PlanInputTensor& t) {
-  std::uint64_t n = 1;
-  for (std::uint64_t d : t.ne) {
-    const std::optional<std::uint64_t> m = checked_mul(n, d);
-    if (!m) invalid_input("tensor '" + t.name + "': its element count overflows");
-    n = *m;
-  }
-  return n;
+  const std::optional<std::uint64_t> n = gguf_element_count(t.ne);
+  if (!n) invalid_input("tensor '" + t.name + "': its element count is past GGUF's limits");
+  return *n;
 }
 
-std::uint64_t byte_size(const PlanInputTensor& t, const BlockFormat& f, std::uint64_t elements) {
-  if (elements % f.block_elements != 0 || (!t.ne.empty() && t.ne[0] % f.block_elements != 0))
+std::uint64_t byte_size(const PlanInputTensor& t, const BlockFormat& f) {
+  if (!gguf_whole_blocks(f, t.ne))
     invalid_input("tensor '" + t.name + "': row length " + std::to_string(t.ne.empty() ? 1 : t.ne[0]) +
                   " is not a multiple of " + std::string(f.ggml_name) + "'s block of " +
                   std::to_string(f.block_elements));
-  return elements / f.block_elements * f.block_bytes;
+  const std::optional<std::uint64_t> bytes = gguf_blocks_bytes(f, t.ne);
+  if (!bytes)
+    invalid_input("tensor '" + t.name + "': its size in " + std::string(f.ggml_name) + " is past GGUF's limits");
+  return *bytes;
 }
 
 class Planner {
@@ -140,7 +140,7 @@ class Planner {
     const std::uint64_t elements = element_count(t);
     PlannedTensor p;
     p.from_type = p.to_type = t.ggml_type;
-    p.bytes_before = p.bytes_after = byte_size(t, *from, elements);
+    p.bytes_before = p.bytes_after = byte_size(t, *from);
     p.copy = true;
 
     for (const std::string& glob : options_.keep)
@@ -192,7 +192,7 @@ class Planner {
     const BlockFormat& f = *find_format_by_ggml_type(chosen);
     p.to_type = chosen;
     p.copy = false;
-    p.bytes_after = elements / f.block_elements * f.block_bytes;
+    p.bytes_after = byte_size(t, f);
     p.reason = std::move(reason);
     return p;
   }

@@ -35,7 +35,7 @@ struct ModelDifference {
 
 struct ModelDiffOptions {
   std::function<bool(std::string_view)> selected;  // tensors to look at (all when empty)
-  int threads = 0;                                  // 0: all cores
+  int threads = 0;                                 // 0: all cores
   // Progress: the bytes of A the comparison will read (first, once), then bytes as they are read
   // (from any thread), and the name of each tensor about to be decoded.
   std::function<void(std::uint64_t)> on_total;
