@@ -183,7 +183,7 @@ void add_quantize_command(CLI::App& app, const GlobalOptions&) {
       "  onnxq quantize IN -o OUT.gguf --type T [--tensor-type GLOB=TYPE]... [--keep GLOB]... [--imatrix FILE]\n"
       "                 [--allow-requantize] [--arch NAME] [--dry-run] [--json] [--threads N]\n"
       "  onnxq quantize --raw IN --packed-format gguf:q4_k -o OUT.bin [--shape D0,...] [--imatrix W.npy]\n"
-      "A model IN is a .gguf (any shard of a split model) with F32/F16/BF16 tensors, a .safetensors file or a\n"
+      "A model IN is a .gguf (any shard of a split model) with F32/F16/BF16 weights, a .safetensors file or a\n"
       "model.safetensors.index.json. T is a block format (every eligible weight gets it) or a llama-quantize preset\n"
       "(Q4_K_M ...: the same type per tensor as llama-quantize for the architectures llama.cpp knows; "
       "doc/quantize.md).\n"

@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "onnxq/convert/model_quantizer.hpp"
+#include "onnxq/core/dtype.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/formats/format.hpp"
 #include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/split.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
@@ -58,12 +60,11 @@ class SafetensorsBlocks final : public BlockSource {
   const BlockFormat* format_;
 };
 
-std::uint32_t ggml_type_of(DType dtype) {
-  switch (dtype) {
-    case DType::Float16: return 1;
-    case DType::BFloat16: return 30;
-    default: return 0;
-  }
+// The GGUF plain type of a safetensors dtype (the reader accepts only those that have one).
+const BlockFormat& plain_format_of(DType dtype) {
+  for (const BlockFormat& f : all_formats())
+    if (!f.is_block_format() && f.plain_dtype == dtype) return f;
+  invalid_argument("no GGUF type holds " + std::string(dtype_info(dtype).short_name));
 }
 
 class SafetensorsQuantizeInput final : public QuantizeInput {
@@ -77,7 +78,7 @@ class SafetensorsQuantizeInput final : public QuantizeInput {
     for (const auto& [key, value] : model_.metadata())
       metadata_.set("safetensors." + key, GgufOwnedValue::string(value));
     for (const SafetensorsTensorInfo& t : model_.tensors()) {
-      tensors_.push_back({t.name, t.gguf_ne(), ggml_type_of(t.dtype)});
+      tensors_.push_back({t.name, t.gguf_ne(), plain_format_of(t.dtype).ggml_type});
       byte_sizes_.push_back(t.byte_size);
     }
   }
@@ -100,9 +101,7 @@ class SafetensorsQuantizeInput final : public QuantizeInput {
   }
 
  private:
-  const BlockFormat& format(std::size_t i) const {
-    return *find_format_by_ggml_type(ggml_type_of(model_.tensors().at(i).dtype));
-  }
+  const BlockFormat& format(std::size_t i) const { return plain_format_of(model_.tensors().at(i).dtype); }
   SafetensorsModel model_;
 };
 

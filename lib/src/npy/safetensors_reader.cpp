@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
@@ -14,17 +16,19 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The dtypes a quantizer reads; the rest are named in the refusal.
-bool safetensors_float_dtype(const std::string& name, DType& dtype) {
-  if (name == "F32")
-    dtype = DType::Float;
-  else if (name == "F16")
-    dtype = DType::Float16;
-  else if (name == "BF16")
-    dtype = DType::BFloat16;
-  else
-    return false;
-  return true;
+// The safetensors dtypes GGUF has a type for (its plain types); the rest are named in the refusal.
+bool safetensors_gguf_dtype(const std::string& name, DType& dtype) {
+  static constexpr std::pair<std::string_view, DType> kNames[] = {
+      {"F32", DType::Float}, {"F16", DType::Float16}, {"BF16", DType::BFloat16}, {"F64", DType::Double},
+      {"I8", DType::Int8},   {"I16", DType::Int16},   {"I32", DType::Int32},     {"I64", DType::Int64},
+  };
+  for (const auto& [n, d] : kNames) {
+    if (name == n) {
+      dtype = d;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::uint64_t read_le64(const ByteSource& source, std::uint64_t offset) {
@@ -96,9 +100,9 @@ void SafetensorsModel::add_file(std::shared_ptr<const ByteSource> source, const 
     SafetensorsTensorInfo t;
     t.name = name;
     const std::string dtype_name = dtype_it->get<std::string>();
-    if (!safetensors_float_dtype(dtype_name, t.dtype))
+    if (!safetensors_gguf_dtype(dtype_name, t.dtype))
       fail(ErrorKind::Unsupported,
-           where + ": dtype " + dtype_name + "; only F32, F16 and BF16 tensors can be quantized");
+           where + ": dtype " + dtype_name + " has no GGUF type (F32, F16, BF16, F64, I8, I16, I32 and I64 have)");
     std::uint64_t elements = 1;
     for (const Json& d : *shape_it) {
       t.shape.push_back(json_size(d, where + ": each shape entry"));

@@ -357,5 +357,34 @@ TEST_F(ModelQuantizer, SafetensorsInput) {
   EXPECT_EQ(tensor_bytes(model, "z.weight"), quantize(f, DType::Float16, h.data(), 32, 256));
 }
 
+TEST_F(ModelQuantizer, SafetensorsIntegerTensorsAreCopied) {
+  // Checkpoints carry integer buffers (position ids, step counters): GGUF has their types, so they
+  // are copied as they are, and the float weights beside them are quantized.
+  const std::vector<std::uint8_t> f32 = bytes_of(x_);
+  const std::int64_t ids[3] = {0, 1, -7};
+  std::vector<std::uint8_t> data(f32);
+  const auto* id_bytes = reinterpret_cast<const std::uint8_t*>(ids);
+  data.insert(data.end(), id_bytes, id_bytes + sizeof ids);
+  const std::string header = safetensors_header(
+      {{"w.weight", DType::Float, {32, 256}, 0, 32768}, {"position_ids", DType::Int64, {3}, 32768, 32768 + 24}}, {});
+  std::vector<std::uint8_t> file(header.begin(), header.end());
+  file.insert(file.end(), data.begin(), data.end());
+  const std::string in = path("ids.safetensors");
+  write(in, file);
+  ModelQuantizeOptions options;
+  options.plan.type = "q8_0";
+  quantize_model(in, path("ids.gguf"), options);
+  const GgufModel model = GgufModel::open(path("ids.gguf"));
+  ASSERT_EQ(model.tensors().size(), 2u);
+  EXPECT_EQ(model.tensors()[0].type_name(), "Q8_0");
+  EXPECT_EQ(model.tensors()[1].type_name(), "I64");
+  const std::vector<std::byte> copied = tensor_bytes(model, "position_ids");
+  ASSERT_EQ(copied.size(), sizeof ids);
+  EXPECT_EQ(std::memcmp(copied.data(), ids, sizeof ids), 0);
+  const std::vector<std::byte> ggml = read_file_bytes(testdata_path("quantize/common.q8_0.bin"));
+  const std::vector<std::byte> w = tensor_bytes(model, "w.weight");
+  EXPECT_TRUE(std::equal(w.begin(), w.end(), ggml.begin()));
+}
+
 }  // namespace
 }  // namespace onnxq

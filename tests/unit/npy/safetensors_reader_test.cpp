@@ -46,6 +46,24 @@ class SafetensorsReader : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+TEST_F(SafetensorsReader, ReadsTheDtypesGgufHasATypeFor) {
+  const std::string f = write("ints.safetensors",
+                              R"({"p":{"dtype":"I64","shape":[2],"data_offsets":[0,16]},)"
+                              R"("d":{"dtype":"F64","shape":[1],"data_offsets":[16,24]},)"
+                              R"("b":{"dtype":"I8","shape":[3],"data_offsets":[24,27]},)"
+                              R"("s":{"dtype":"I16","shape":[1],"data_offsets":[28,30]},)"
+                              R"("i":{"dtype":"I32","shape":[1],"data_offsets":[32,36]}})",
+                              36);
+  const SafetensorsModel m = SafetensorsModel::open(f);
+  ASSERT_EQ(m.tensors().size(), 5u);
+  EXPECT_EQ(m.tensors()[0].dtype, DType::Int64);
+  EXPECT_EQ(m.tensors()[1].dtype, DType::Double);
+  EXPECT_EQ(m.tensors()[2].dtype, DType::Int8);
+  EXPECT_EQ(m.tensors()[3].dtype, DType::Int16);
+  EXPECT_EQ(m.tensors()[4].dtype, DType::Int32);
+  EXPECT_EQ(m.tensors()[2].byte_size, 3u);
+}
+
 TEST_F(SafetensorsReader, KeepsTheHeadersOrderAndReversesShapes) {
   const std::string f = write("m.safetensors",
                               R"({"z":{"dtype":"F16","shape":[2,3],"data_offsets":[8,20]},)"
@@ -93,8 +111,10 @@ TEST_F(SafetensorsReader, MalformedFilesAreRefused) {
   refused(write("json.safetensors", "{\"a\":", 0), "json.safetensors: the header is not valid JSON");
   refused(write("array.safetensors", "[1]", 0), "the header must be a JSON object");
   refused(write("entry.safetensors", R"({"a":3})", 0), "tensor 'a': its entry must be an object");
-  refused(write("dtype.safetensors", R"({"a":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", 8),
-          "tensor 'a': dtype I64; only F32, F16 and BF16 tensors can be quantized", ErrorKind::Unsupported);
+  refused(write("dtype.safetensors", R"({"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})", 1),
+          "tensor 'a': dtype U8 has no GGUF type", ErrorKind::Unsupported);
+  refused(write("f8.safetensors", R"({"a":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}})", 2),
+          "tensor 'a': dtype F8_E4M3 has no GGUF type", ErrorKind::Unsupported);
   refused(write("nodtype.safetensors", R"({"a":{"shape":[1],"data_offsets":[0,4]}})", 4), "dtype must be a string");
   refused(write("shape.safetensors", R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4),
           "tensor 'a': each shape entry must be a non-negative integer");

@@ -1,10 +1,10 @@
 // Reading the safetensors container (the inverse of safetensors_writer.hpp): one .safetensors file,
 // or the shards a model.safetensors.index.json lists. The header is untrusted: its length, its JSON,
 // every tensor's dtype, shape and data_offsets are checked before anything is read (offsets inside
-// the file, end - begin equal to the shape's size, no two tensors overlapping). Only float32,
-// float16 and bfloat16 tensors are accepted (what a model quantizer reads); any other dtype is
-// refused naming the tensor. Tensors keep their names and the header's order (the JSON text's
-// order, not sorted); the shards of an index come in the order the index first names them.
+// the file, end - begin equal to the shape's size, no two tensors overlapping). The dtypes GGUF
+// has a type for are accepted (F32, F16, BF16, which a quantizer reads, and F64, I8 ... I64, which
+// it copies); any other (U8, BOOL, F8_*) is refused naming the tensor. Tensors keep their names and the header's order
+// (the JSON text's order, not sorted); the shards of an index come in the order the index first names them.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,7 @@ inline constexpr std::uint64_t kSafetensorsMaxHeaderBytes = 100'000'000;
 
 struct SafetensorsTensorInfo {
   std::string name;
-  DType dtype = DType::Float;        // Float, Float16 or BFloat16
+  DType dtype = DType::Float;        // Float, Float16, BFloat16, Double, Int8, Int16, Int32 or Int64
   std::vector<std::uint64_t> shape;  // as stored: row-major, the last dimension varies fastest
   std::size_t file = 0;              // index into SafetensorsModel::files()
   std::uint64_t file_offset = 0;     // absolute offset of the first byte in its file
@@ -46,7 +46,7 @@ class SafetensorsModel {
   // A .safetensors file, or an index (a path ending in .json) and the shard files it names, which
   // lie beside it. Throws Error(Io) for a file that cannot be read, Error(InvalidInput) naming the
   // file (and the tensor or field) for whatever breaks the format, Error(Unsupported) naming the
-  // tensor for a dtype other than F32, F16 and BF16.
+  // tensor for a dtype GGUF has no type for.
   static SafetensorsModel open(const std::string& path, const IoOptions& options = {});
   // One file whose bytes `source` holds (tests, fuzzing); its name() is used in messages.
   static SafetensorsModel from_source(std::shared_ptr<const ByteSource> source);
