@@ -136,18 +136,12 @@ struct RowQuantizer {
     values.resize(count * n_per_row);
     decode_blocks(*source, first * blocks_per_row, count * blocks_per_row, DType::Float, values.data(), threads);
     out.resize(count * quantized_row_bytes(*target, n_per_row));
-    QuantizeRequest request{target, DType::Float, values.data(), count, n_per_row, importance, out.data()};
+    // Errors number the rows from the tensor's first, as the user counts them.
+    QuantizeRequest request{target, DType::Float, values.data(), count, n_per_row, importance, out.data(), first};
     try {
       quantize_rows(request, threads);
     } catch (const Error& e) {
-      std::string message = e.what();
-      // The library counts rows from the run; the user counts them from the tensor.
-      if (message.starts_with("row ")) {
-        const std::size_t end = message.find_first_not_of("0123456789", 4);
-        if (end != 4)
-          message = "row " + std::to_string(first + std::stoull(message.substr(4, end - 4))) + message.substr(end);
-      }
-      throw Error(e.kind(), "tensor '" + *name + "': " + message);
+      throw Error(e.kind(), "tensor '" + *name + "': " + e.what());
     }
     return out;
   }

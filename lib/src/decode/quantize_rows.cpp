@@ -127,11 +127,12 @@ void quantize_rows(const QuantizeRequest& r, int threads) {
   parallel_chunks(workers, runs, [&](unsigned worker, std::uint64_t run) {
     const std::uint64_t first = run * rows_per_run, count = std::min(rows_per_run, r.rows - first);
     const float* x = float_rows(r, first, count, scratch[worker]);
-    for (std::uint64_t i = 0; i < count; ++i) require_finite_row(x + i * r.n_per_row, r.n_per_row, first + i);
+    for (std::uint64_t i = 0; i < count; ++i)
+      require_finite_row(x + i * r.n_per_row, r.n_per_row, r.first_row + first + i);
     try {
       kernel(x, static_cast<std::uint8_t*>(r.dst) + first * row_bytes, count, r.n_per_row, importance);
     } catch (const quantize::RowFailure& failure) {
-      invalid_input("row " + std::to_string(first + failure.row) + ": " + failure.what());
+      invalid_input("row " + std::to_string(r.first_row + first + failure.row) + ": " + failure.what());
     }
   });
 }

@@ -23,11 +23,12 @@ const BlockFormat& format(const char* name) {
 
 // The error quantize_rows throws for `x` (rows of n_per_row), or "" when it succeeds.
 std::string error_of(const BlockFormat& f, const std::vector<float>& x, std::uint64_t n_per_row,
-                     const std::vector<float>& importance = {}, ErrorKind* kind = nullptr) {
+                     const std::vector<float>& importance = {}, ErrorKind* kind = nullptr,
+                     std::uint64_t first_row = 0) {
   const std::uint64_t rows = x.size() / n_per_row;
   std::vector<std::byte> out(rows * quantized_row_bytes(f, n_per_row) + 1);
   try {
-    quantize_rows({&f, DType::Float, x.data(), rows, n_per_row, importance, out.data()}, 2);
+    quantize_rows({&f, DType::Float, x.data(), rows, n_per_row, importance, out.data(), first_row}, 2);
   } catch (const Error& e) {
     if (kind) *kind = e.kind();
     return e.what();
@@ -46,6 +47,9 @@ TEST(QuantizeRefusals, NanOrInfinityNamesItsRowAndColumn) {
   x[3 * 64 + 63] = -std::numeric_limits<float>::infinity();
   EXPECT_EQ(error_of(format("q4_0"), x, 64),
             "row 3, column 63: the value is infinite; only finite values can be quantized");
+  // Rows that are a run of a larger tensor are named by their place in it.
+  EXPECT_EQ(error_of(format("q4_0"), x, 64, {}, nullptr, 1000),
+            "row 1003, column 63: the value is infinite; only finite values can be quantized");
 }
 
 TEST(QuantizeRefusals, HalfInputIsWidenedAndCheckedToo) {
@@ -98,6 +102,7 @@ TEST(QuantizeRefusals, GridSearchesThatCannotPlaceARowNameIt) {
     ErrorKind kind{};
     const std::string message = error_of(format(name), x, 256, importance, &kind);
     EXPECT_EQ(message.rfind("row 1: ", 0), 0u) << name << ": " << message;
+    EXPECT_EQ(error_of(format(name), x, 256, importance, nullptr, 40).rfind("row 41: ", 0), 0u) << name;
     EXPECT_EQ(kind, ErrorKind::InvalidInput) << name;
   }
   for (const char* name : {"iq2_xxs", "iq1_s"}) EXPECT_EQ(error_of(format(name), x, 256, importance), "") << name;

@@ -28,6 +28,7 @@ struct QuantizeRequest {
   std::uint64_t n_per_row = 0;             // a multiple of the format's block elements
   std::span<const float> importance = {};  // empty, or n_per_row weights (one per column)
   void* dst = nullptr;                     // rows * quantized_row_bytes(format, n_per_row) bytes
+  std::uint64_t first_row = 0;             // errors number rows from here (the rows' place in a tensor)
 };
 
 // Bytes of one quantized row: n_per_row / block_elements blocks.
