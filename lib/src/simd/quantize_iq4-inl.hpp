@@ -39,6 +39,7 @@
 #include "quantize/rounding.hpp"
 #include "quantize/scale_search.hpp"
 #include "simd/quantize_kernels.hpp"
+#include "simd/quantize_nan-inl.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
@@ -103,22 +104,6 @@ inline void transpose(const float* const* src, VF* out) {
   for (int k = 0; k < kLanes; ++k)
     for (int j = 0; j < kBlock; ++j) t[j * kLanes + k] = src[k][j];
   for (int j = 0; j < kBlock; ++j) out[j] = vf_load(t + j * kLanes);
-}
-
-// quantize/rounding.hpp's x86_nan lane by lane: a lane of r that is 0x7FC00000 (the NaN AArch64
-// makes) where no operand's lane is becomes x86's 0xFFC00000. Bits are compared as the float of
-// their difference (0 only when equal). Nothing on x86, where the CPU makes x86's NaN itself.
-template <class... T>
-inline VF x86_nan(VF r, [[maybe_unused]] T... operands) {
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
-  return r;
-#else
-  const auto made = [](auto v) { return to_f(as_i(v) - as_i(vf_set1(std::bit_cast<float>(0x7FC00000u)))); };
-  const VF zero = vf_set1(0.0f);
-  VF out = sel(ne(made(r), zero), r, vf_set1(std::bit_cast<float>(0xFFC00000u)));
-  ((out = sel(ne(made(operands), zero), out, r)), ...);
-  return out;
-#endif
 }
 
 // The scales of 16 blocks (iq4.cpp's block_scale, lane k = block k). qw[k] null for every lane or

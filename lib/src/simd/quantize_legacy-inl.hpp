@@ -34,6 +34,7 @@
 #include "formats/format_rows.hpp"
 #include "quantize/kernels.hpp"
 #include "simd/quantize_kernels.hpp"
+#include "simd/quantize_nan-inl.hpp"
 
 namespace onnxq::simd::ONNXQ_SIMD_NS {
 namespace {
@@ -54,22 +55,6 @@ constexpr std::size_t kBytesOf = formats::row(Id).block_bytes;
 inline VI ggml_half16(VF v) {
   const VI nan = srli<16>(as_i(v)) & vi_set1(0x8000);
   return sel(ne(v, v), nan | vi_set1(0x7E00), half_bits(v));
-}
-
-// quantize/rounding.hpp's x86_nan lane by lane: a lane of r that is 0x7FC00000 (the NaN AArch64
-// makes) where no operand's lane is becomes x86's 0xFFC00000. Bits are compared as the float of
-// their difference (0 only when equal). Nothing on x86, where the CPU makes x86's NaN itself.
-template <class... T>
-inline VF x86_nan(VF r, [[maybe_unused]] T... operands) {
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
-  return r;
-#else
-  const auto made = [](auto v) { return to_f(as_i(v) - as_i(vf_set1(std::bit_cast<float>(0x7FC00000u)))); };
-  const VF zero = vf_set1(0.0f);
-  VF out = sel(ne(made(r), zero), r, vf_set1(std::bit_cast<float>(0xFFC00000u)));
-  ((out = sel(ne(made(operands), zero), out, r)), ...);
-  return out;
-#endif
 }
 
 // Writes the 16 halves of h to p, p + stride, ... (a field of 16 consecutive blocks).
