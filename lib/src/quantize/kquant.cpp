@@ -15,6 +15,7 @@
 #include "formats/block_layouts.hpp"
 #include "onnxq/core/half.hpp"
 #include "quantize/kernels.hpp"
+#include "quantize/kquant_scales.hpp"
 #include "quantize/rounding.hpp"
 #include "quantize/scale_search.hpp"
 
@@ -135,42 +136,15 @@ void q2_k_block(const float* x, std::uint8_t* b, const float* qw) {
   float weights[16];
   float mins[16];
   float scales[16];
-  std::uint8_t* S = b + offsetof(BlockQ2_K, scales);
-  float d_all, m_all;
-
+  float sw[16];
   if (!qw) {
     // Weight |x|, mean absolute error.
-    float max_scale = 0, max_min = 0;
     for (int j = 0; j < 16; ++j) {
       for (int l = 0; l < 16; ++l) weights[l] = std::fabs(x[16 * j + l]);
       scales[j] = make_qkx2_quants(16, 3, x + 16 * j, weights, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, true);
-      if (scales[j] > max_scale) max_scale = scales[j];
-      if (mins[j] > max_min) max_min = mins[j];
-    }
-    // 4-bit scale and min indices against their maxima; a zero maximum stores zeros.
-    const float q4scale = 15.f;
-    if (max_scale > 0) {
-      const float iscale = q4scale / max_scale;
-      for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(round_magic(iscale * scales[j]));
-      d_all = store_half(b + offsetof(BlockQ2_K, d), max_scale / q4scale);
-    } else {
-      std::memset(S, 0, 16);
-      d_all = store_half(b + offsetof(BlockQ2_K, d), 0.f);
-    }
-    if (max_min > 0) {
-      const float iscale = q4scale / max_min;
-      for (int j = 0; j < 16; ++j) {
-        const int l = round_magic(iscale * mins[j]);
-        S[j] = static_cast<std::uint8_t>(S[j] | (l << 4));
-      }
-      m_all = store_half(b + offsetof(BlockQ2_K, dmin), max_min / q4scale);
-    } else {
-      m_all = store_half(b + offsetof(BlockQ2_K, dmin), 0.f);
     }
   } else {
     // Importance path: weights qw * sqrt(sigma^2 + x^2), then a weighted fit of the 4-bit scales.
-    float sw[16];
-    std::uint8_t Ls[16], Lm[16];
     const float sigma2 = sum_squares(x, kQK) / static_cast<float>(kQK);
     for (int j = 0; j < 16; ++j) {
       const float* q = qw + 16 * j;
@@ -178,12 +152,10 @@ void q2_k_block(const float* x, std::uint8_t* b, const float* qw) {
       sw[j] = sum_weights(weights, 16);
       scales[j] = make_qkx3_quants(16, 3, x + 16 * j, weights, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
-    const float dm = make_qp_quants(16, 15, scales, Ls, sw);
-    const float mm = make_qp_quants(16, 15, mins, Lm, sw);
-    d_all = store_half(b + offsetof(BlockQ2_K, d), dm);
-    m_all = store_half(b + offsetof(BlockQ2_K, dmin), mm);
-    for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(Ls[j] | (Lm[j] << 4));
   }
+  const Q2KScaleBase base = q2_k_scales(scales, mins, qw ? sw : nullptr, b);
+  const float d_all = base.d, m_all = base.dmin;
+  const std::uint8_t* S = b + offsetof(BlockQ2_K, scales);
 
   for (int j = 0; j < 16; ++j) {
     const float d = d_all * static_cast<float>(S[j] & 0xF);
@@ -518,6 +490,36 @@ void quantize_q6_k(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
 void quantize_q8_k(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
   const std::size_t blocks = rows * (n_per_row / kQK);
   for (std::size_t i = 0; i < blocks; ++i) q8_k_block(x + i * kQK, dst + i * sizeof(BlockQ8_K));
+}
+
+Q2KScaleBase q2_k_scales(const float* scales, const float* mins, const float* sum_weights, std::uint8_t* block) {
+  std::uint8_t* S = block + offsetof(BlockQ2_K, scales);
+  Q2KScaleBase base;
+  if (sum_weights) {
+    std::uint8_t Ls[16], Lm[16];
+    base.d = store_half(block + offsetof(BlockQ2_K, d), make_qp_quants(16, 15, scales, Ls, sum_weights));
+    base.dmin = store_half(block + offsetof(BlockQ2_K, dmin), make_qp_quants(16, 15, mins, Lm, sum_weights));
+    for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(Ls[j] | (Lm[j] << 4));
+    return base;
+  }
+  float max_scale = 0, max_min = 0;
+  for (int j = 0; j < 16; ++j) {
+    if (scales[j] > max_scale) max_scale = scales[j];
+    if (mins[j] > max_min) max_min = mins[j];
+  }
+  const float q4scale = 15.f;
+  std::memset(S, 0, 16);
+  if (max_scale > 0) {
+    const float iscale = q4scale / max_scale;
+    for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(round_magic(iscale * scales[j]));
+  }
+  base.d = store_half(block + offsetof(BlockQ2_K, d), max_scale > 0 ? max_scale / q4scale : 0.f);
+  if (max_min > 0) {
+    const float iscale = q4scale / max_min;
+    for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(S[j] | (round_magic(iscale * mins[j]) << 4));
+  }
+  base.dmin = store_half(block + offsetof(BlockQ2_K, dmin), max_min > 0 ? max_min / q4scale : 0.f);
+  return base;
 }
 
 }  // namespace onnxq::quantize

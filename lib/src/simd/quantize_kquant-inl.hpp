@@ -34,6 +34,7 @@
 #include "formats/format_rows.hpp"
 #include "onnxq/core/half.hpp"
 #include "quantize/kernels.hpp"
+#include "quantize/kquant_scales.hpp"
 #include "quantize/rounding.hpp"
 #include "quantize/scale_search.hpp"
 #include "simd/quantize_kernels.hpp"
@@ -703,39 +704,9 @@ struct K2 {
   static void finish(const float* x0, std::uint8_t* blk, bool importance, const Lanes<kW>& r, int at) {
     const float* scales = r.scale + at;
     const float* mins = r.the_min + at;
-    std::uint8_t* S = blk + offsetof(BlockQ2_K, scales);
-    float d_all, m_all;
-    if (!importance) {
-      // Scales and mins to 4 bits against their maxima; a zero maximum stores zeros.
-      float max_scale = 0, max_min = 0;
-      for (int j = 0; j < 16; ++j) {
-        if (scales[j] > max_scale) max_scale = scales[j];
-        if (mins[j] > max_min) max_min = mins[j];
-      }
-      const float q4scale = 15.f;
-      if (max_scale > 0) {
-        const float iscale = q4scale / max_scale;
-        for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(round_s(iscale * scales[j]));
-        d_all = put_half(blk + offsetof(BlockQ2_K, d), max_scale / q4scale);
-      } else {
-        std::memset(S, 0, 16);
-        d_all = put_half(blk + offsetof(BlockQ2_K, d), 0.f);
-      }
-      if (max_min > 0) {
-        const float iscale = q4scale / max_min;
-        for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(S[j] | (round_s(iscale * mins[j]) << 4));
-        m_all = put_half(blk + offsetof(BlockQ2_K, dmin), max_min / q4scale);
-      } else {
-        m_all = put_half(blk + offsetof(BlockQ2_K, dmin), 0.f);
-      }
-    } else {
-      std::uint8_t Ls[16], Lm[16];
-      const float dm = quantize::make_qp_quants(16, 15, scales, Ls, r.sumw + at);
-      const float mm = quantize::make_qp_quants(16, 15, mins, Lm, r.sumw + at);
-      d_all = put_half(blk + offsetof(BlockQ2_K, d), dm);
-      m_all = put_half(blk + offsetof(BlockQ2_K, dmin), mm);
-      for (int j = 0; j < 16; ++j) S[j] = static_cast<std::uint8_t>(Ls[j] | (Lm[j] << 4));
-    }
+    const quantize::Q2KScaleBase base = quantize::q2_k_scales(scales, mins, importance ? r.sumw + at : nullptr, blk);
+    const float d_all = base.d, m_all = base.dmin;
+    const std::uint8_t* S = blk + offsetof(BlockQ2_K, scales);
     VI L[16];
     for (int j = 0; j < 16; ++j) {
       const float d = d_all * static_cast<float>(S[j] & 0xF);
