@@ -61,6 +61,8 @@ simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format) {
   return format.is_block_format() ? active_kernels().quantize[format.index] : nullptr;
 }
 
+simd::FiniteCheckFn finite_check() { return active_kernels().all_finite; }
+
 DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming) {
   DecodeKernel k;
   const PathKernels& path = active_kernels();

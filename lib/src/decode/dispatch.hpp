@@ -28,6 +28,8 @@ bool want_streaming_stores(std::size_t out_bytes);
 
 // The active path's quantizer for a block format; null where the scalar reference is the fastest.
 simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format);
+// The active path's check that a row is all finite; null on the scalar path.
+simd::FiniteCheckFn finite_check();
 
 // The Unpack row kernels of the active path, and every set this CPU runs (portable first).
 const simd::UnpackKernels& unpack_kernels();

@@ -13,7 +13,8 @@ void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernel
   for (const simd::QuantizeKernel& q : kernels) k.quantize[q.format_index] = q.quantize;
 }
 
-// Adds every family table, the plain conversions and the Unpack set of the ISA namespace `isa`.
+// Adds every family table, the plain conversions, the Unpack set and the finiteness check of the ISA
+// namespace `isa`.
 #define ONNXQ_ADD_FAMILY(family) add_family(k, ns::family##_decoders());
 #define ONNXQ_ADD_QUANTIZERS(family) add_quantizers(k, ns::family##_quantizers());
 #define ONNXQ_ADD_ISA_KERNELS(isa)                \
@@ -23,6 +24,7 @@ void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernel
     k.plain = &ns::plain_converters();            \
     k.unpack = &ns::unpack_kernels();             \
     ONNXQ_QUANTIZE_FAMILIES(ONNXQ_ADD_QUANTIZERS) \
+    k.all_finite = &ns::all_finite;               \
   }
 
 bool never(const CpuFeatures&) { return false; }

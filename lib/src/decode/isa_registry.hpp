@@ -22,6 +22,7 @@ struct PathKernels {
   const simd::PlainConverters* plain = nullptr;                                  // null: scalar conversion
   const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
   std::array<simd::QuantizeRowsFn, formats::kFormatRows.size()> quantize{};  // null: the scalar reference
+  simd::FiniteCheckFn all_finite = nullptr;                                  // null: the scalar loop
 };
 
 struct IsaRow {

@@ -35,8 +35,8 @@ bool is(const BlockFormat& format, FormatId id) { return format.index == static_
 std::string format_name(const BlockFormat& format) { return std::string(format.gguf_name); }
 
 // Whether every value is finite: no exponent field is all ones. Branch-free, so that the compiler
-// vectorizes it; this pass costs less than the kernels' own read of the row.
-bool all_finite(const float* row, std::uint64_t n) {
+// vectorizes it; the SIMD paths have their own (decode::finite_check).
+bool all_finite(const float* row, std::size_t n) {
   std::uint32_t any_special = 0;
   for (std::uint64_t c = 0; c < n; ++c) {
     std::uint32_t bits;
@@ -47,8 +47,8 @@ bool all_finite(const float* row, std::uint64_t n) {
 }
 
 // Refuses a row with a NaN or an infinity, naming the first: ggml would write garbage for it, or abort.
-void require_finite_row(const float* row, std::uint64_t n, std::uint64_t row_index) {
-  if (all_finite(row, n)) return;
+void require_finite_row(simd::FiniteCheckFn finite, const float* row, std::uint64_t n, std::uint64_t row_index) {
+  if (finite(row, n)) return;
   for (std::uint64_t c = 0; c < n; ++c) {
     if (!std::isfinite(row[c])) {
       invalid_input("row " + std::to_string(row_index) + ", column " + std::to_string(c) + ": the value is " +
@@ -119,6 +119,8 @@ void quantize_rows(const QuantizeRequest& r, int threads) {
   const QuantizeFn kernel = simd ? simd : kKernels[r.format->index];
   const std::uint64_t row_bytes = quantized_row_bytes(*r.format, r.n_per_row);
   const float* importance = r.importance.empty() ? nullptr : r.importance.data();
+  const simd::FiniteCheckFn simd_finite = decode::finite_check();
+  const simd::FiniteCheckFn finite = simd_finite ? simd_finite : &all_finite;
   // Runs of whole rows worth about one chunk of values; a row longer than that is a run alone.
   const std::uint64_t rows_per_run = std::max<std::uint64_t>(1, kChunkElements / r.n_per_row);
   const std::uint64_t runs = (r.rows + rows_per_run - 1) / rows_per_run;
@@ -128,7 +130,7 @@ void quantize_rows(const QuantizeRequest& r, int threads) {
     const std::uint64_t first = run * rows_per_run, count = std::min(rows_per_run, r.rows - first);
     const float* x = float_rows(r, first, count, scratch[worker]);
     for (std::uint64_t i = 0; i < count; ++i)
-      require_finite_row(x + i * r.n_per_row, r.n_per_row, r.first_row + first + i);
+      require_finite_row(finite, x + i * r.n_per_row, r.n_per_row, r.first_row + first + i);
     try {
       kernel(x, static_cast<std::uint8_t*>(r.dst) + first * row_bytes, count, r.n_per_row, importance);
     } catch (const quantize::RowFailure& failure) {

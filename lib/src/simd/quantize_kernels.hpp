@@ -13,6 +13,9 @@ namespace onnxq::simd {
 using QuantizeRowsFn = void (*)(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row,
                                 const float* importance);
 
+// Whether all n values are finite (quantize_rows refuses NaN and infinities before a kernel runs).
+using FiniteCheckFn = bool (*)(const float* x, std::size_t n);
+
 struct QuantizeKernel {
   std::uint16_t format_index;  // BlockFormat::index of the format written
   QuantizeRowsFn quantize;
@@ -26,6 +29,7 @@ struct QuantizeKernel {
 #define ONNXQ_DECLARE_ISA_QUANTIZERS(ns)                 \
   namespace ns {                                         \
   ONNXQ_QUANTIZE_FAMILIES(ONNXQ_DECLARE_QUANTIZE_FAMILY) \
+  bool all_finite(const float* x, std::size_t n);        \
   }
 ONNXQ_DECLARE_ISA_QUANTIZERS(avx2)
 ONNXQ_DECLARE_ISA_QUANTIZERS(avx512)

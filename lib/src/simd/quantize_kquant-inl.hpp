@@ -355,11 +355,13 @@ void qx_search(const V* x, const V* w, int nmax, Lanes<kWidth<V>>& out) {
 }
 
 // make_q3_quants with do_rmse on 16 values per lane, for C chunks of 16 lanes (x[c][i]: value i
-// of the chunk's searches): the coordinate descent runs per lane, a chunk until one of its passes
-// changes no lane (a lane whose pass changes nothing stays as it was, so the lanes of a chunk that
-// converged first need no mask). Chunks are separate so that each stops on its own, and
-// interleaved so that their chains overlap. Levels are returned as stored (level + 4, or 0 for an
-// all-zero group) in L[c][i].
+// of the chunk's searches): the coordinate descent runs per lane, a chunk until 16 steps in a row
+// change no lane, or five passes are done. A lane whose last 16 steps changed nothing is at a fixed
+// point: the next steps see the same sums and levels, so they change nothing either, and the pass
+// that ggml would still run to find that out (the rest of this one, or the next) is skipped without
+// changing a byte. Converged lanes need no mask for the same reason. Chunks are separate so that
+// each stops on its own, and interleaved so that their chains overlap. Levels are returned as
+// stored (level + 4, or 0 for an all-zero group) in L[c][i].
 template <int C>
 void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
   constexpr int N = 16, nmax = 4;
@@ -382,14 +384,13 @@ void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
     }
     sq[c] = sumlx[c] * sumlx[c];
   }
-  bool live[C];
-  for (int c = 0; c < C; ++c) live[c] = true;
-  for (int itry = 0; itry < 5; ++itry) {
-    VM changed[C];
-    for (int c = 0; c < C; ++c) changed[c] = lt(zero_v, zero_v);  // no lane
-    for (int i = 0; i < N; ++i) {
+  int still[C];  // steps since a lane of the chunk last changed; N or more: the chunk is done
+  for (int c = 0; c < C; ++c) still[c] = 0;
+  int live = C;
+  for (int itry = 0; itry < 5 && live > 0; ++itry) {
+    for (int i = 0; i < N && live > 0; ++i) {
       for (int c = 0; c < C; ++c) {
-        if (!live[c]) continue;
+        if (still[c] >= N) continue;
         const VF li = fl[c][i];
         const VF slx0 = sumlx[c] - wx[c][i] * li;
         const VF sl20 = suml2[c] - (w[c][i] * li) * li;
@@ -403,15 +404,11 @@ void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
         sumlx[c] = sel(take, slx, sumlx[c]);
         suml2[c] = sel(take, sl2, suml2[c]);
         sq[c] = sel(take, slx_sq, sq[c]);
-        changed[c] = changed[c] | take;
+        // Arithmetic, not a branch: whether a lane changed is too random to predict.
+        still[c] = (still[c] + 1) & (static_cast<int>(any(take)) - 1);
+        live -= still[c] >= N;
       }
     }
-    bool any_live = false;
-    for (int c = 0; c < C; ++c) {
-      live[c] = live[c] && any(changed[c]);
-      any_live = any_live || live[c];
-    }
-    if (!any_live) break;
   }
   for (int c = 0; c < C; ++c) {
     // The levels are small integers held as floats: round_v gives them back exactly.

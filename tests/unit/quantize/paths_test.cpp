@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "isa_paths.hpp"
+#include "onnxq/core/error.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/decode/quantize_rows.hpp"
 #include "onnxq/formats/format.hpp"
@@ -69,6 +71,68 @@ TEST(QuantizePaths, EverySimdPathWritesTheScalarBytes) {
         EXPECT_TRUE(quantized(f, x, {}) == want_plain) << f.gguf_name << " on " << path;
       }
     }
+  }
+}
+
+// Each path checks rows for NaN and infinities with its own vectors (four sums of 16 lanes, then
+// 16 lanes, then single values): a bad value is found in every part of a row, on every path.
+TEST(QuantizePaths, EveryPathRefusesANonFiniteValueAnywhereInARow) {
+  testing::IsaGuard guard;
+  const BlockFormat* f = nullptr;
+  for (const BlockFormat& g : block_formats())
+    if (g.gguf_name == "Q4_0") f = &g;
+  ASSERT_NE(f, nullptr);
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  std::vector<std::string> paths = testing::simd_paths();
+  paths.insert(paths.begin(), "scalar");
+  for (const std::string& path : paths) {
+    select_isa(path);
+    for (const std::uint64_t n : {32u, 96u, 160u}) {  // 160: 64 + 64 + 32, every part of the loops
+      for (std::uint64_t at = 0; at < n; ++at) {
+        for (const float value : bad) {
+          std::vector<float> x(2 * n, std::numeric_limits<float>::max());  // huge, but finite
+          x[n + at] = value;
+          std::vector<std::byte> out(2 * quantized_row_bytes(*f, n));
+          try {
+            quantize_rows({f, DType::Float, x.data(), 2, n, {}, out.data()}, 1);
+            ADD_FAILURE() << path << ": row of " << n << ", column " << at << " = " << value << " was quantized";
+          } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("row 1, column " + std::to_string(at) + ":"), std::string::npos)
+                << path << ": " << e.what();
+          }
+        }
+      }
+    }
+  }
+}
+
+// Q3_K's descent stops a group of searches once 16 steps in a row changed none of them: on many
+// gaussian rows, some search changes late in every pass, so a rule that stops a step early shows.
+TEST(QuantizePaths, Q3KDescentStopsWhereTheScalarOneDoes) {
+  testing::IsaGuard guard;
+  const BlockFormat* f = nullptr;
+  for (const BlockFormat& g : block_formats())
+    if (g.gguf_name == "Q3_K") f = &g;
+  ASSERT_NE(f, nullptr);
+  constexpr std::uint64_t kRows = 1024, kLength = 1024;
+  std::vector<float> x(kRows * kLength);
+  std::uint64_t s = 99;
+  auto uniform = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return (static_cast<double>(s >> 11) + 0.5) * 0x1.0p-53;
+  };
+  for (float& v : x) v = static_cast<float>(std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307 * uniform()));
+  auto run = [&] {
+    std::vector<std::byte> out(kRows * quantized_row_bytes(*f, kLength));
+    quantize_rows({f, DType::Float, x.data(), kRows, kLength, {}, out.data()}, 2);
+    return out;
+  };
+  select_isa("scalar");
+  const std::vector<std::byte> want = run();
+  for (const std::string& path : testing::simd_paths()) {
+    select_isa(path);
+    EXPECT_TRUE(run() == want) << path;
   }
 }
 
