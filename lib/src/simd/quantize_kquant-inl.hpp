@@ -840,14 +840,8 @@ struct K8 {
     const float* x = xb[0];
     std::uint8_t* blk = db[0];
     VF amax = vf_abs(vf_load(x));
-    for (int j = 16; j < kQK; j += 16) {
-      const VF a = vf_abs(vf_load(x + j));
-      amax = sel(gt(a, amax), a, amax);
-    }
-    alignas(64) float t[kLanes];
-    store_f(t, amax);
-    float m = t[0];
-    for (int k = 1; k < kLanes; ++k) m = t[k] > m ? t[k] : m;
+    for (int j = 16; j < kQK; j += 16) amax = vf_max(amax, vf_abs(vf_load(x + j)));
+    const float m = hmax(amax);
     if (!(m != 0)) {  // all zero: d, levels and the sums all stay zero
       std::memset(blk, 0, sizeof(BlockQ8_K));
       return;
@@ -861,11 +855,11 @@ struct K8 {
     for (int j = 0; j < kQK; j += 16) {
       const VI l = vi_min(round_v(vf_set1(iscale) * vf_load(x + j)), vi_set1(127));
       store_u8(qs + j, l);
-      // The sums are of the int8 bytes: sign-extend the low byte of each lane (a level is >= -128
-      // unless garbage, which ggml also keeps as its low byte).
-      const VI l8 = l & vi_set1(0xFF);
-      const VI s8 = l8 - shl(shr(l8, 7), 8);
-      const auto sum = static_cast<std::uint16_t>(static_cast<std::int16_t>(vi_hsum(s8)));
+      // The sums are of the stored int8 bytes, and the low 16 bits of the levels' own sum are
+      // theirs: a finite block's levels are in [-127, 127], or, where -127 / max overflowed to an
+      // infinity (a block of tiny values), all -2^22 or 0 (the rounding trick on an infinity or a
+      // NaN), whose bytes are 0 and whose sum is a multiple of 2^22.
+      const auto sum = static_cast<std::uint16_t>(static_cast<std::int16_t>(vi_hsum(l)));
       quantize::detail::store_u16(bsums + j / 8, sum);
     }
     float d = 1 / iscale;
