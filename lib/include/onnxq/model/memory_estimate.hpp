@@ -92,4 +92,12 @@ const BlockFormat* find_kv_cache_type(std::string_view name);
 // blocks do not divide a layer's K or V row.
 MemoryEstimate estimate_memory(const GgufModel& model, const EstimateOptions& options);
 
+// How a layer keeps its context, as `estimate` shows it: "full", "sliding window", "shared KV",
+// "recurrent", "recurrent+attention" or "none".
+std::string_view layer_attention_name(const LayerAttention& attention);
+
+// The estimate as one JSON object (2-space indent, no final newline): exact byte counts, RAM, VRAM
+// and both per row, every layer, the notes; `file` names the model. `onnxq estimate --json` prints it.
+std::string memory_estimate_json(const MemoryEstimate& estimate, std::string_view file);
+
 }  // namespace onnxq
