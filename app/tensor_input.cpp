@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstring>
 #include <memory>
 #include <span>
 
@@ -33,10 +32,6 @@ InputBytes read_input_bytes(const std::string& path) {
     throw CLI::RequiredError("IN: give an input file, or pipe a .npy into standard input");
   auto buffer = std::make_shared<std::vector<std::byte>>(read_all(STDIN_FILENO, "standard input"));
   return {std::span<const std::byte>(*buffer), buffer, "standard input"};
-}
-
-bool has_npy_magic(std::span<const std::byte> bytes) {
-  return bytes.size() >= 6 && std::memcmp(bytes.data(), "\x93NUMPY", 6) == 0;
 }
 
 }  // namespace
