@@ -17,11 +17,5 @@ void write_file_atomically(const std::string& path, std::string_view bytes);
 
 void write_tensor_proto_file(const std::string& path, const Tensor& tensor, const std::string& name,
                              TensorProtoEncoding encoding = TensorProtoEncoding::RawData);
-// .npy through an OutputSink; "-" is stdout (never a terminal).
-void write_npy_file(const std::string& path, const Tensor& tensor);
-
-// A file name made from a tensor name from an untrusted model: only [A-Za-z0-9._-], no leading
-// dot, never empty (`fallback` then), so it cannot leave the output folder.
-std::string safe_file_stem(const std::string& name, const std::string& fallback);
 
 }  // namespace onnxq::cli

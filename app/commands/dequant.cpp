@@ -19,11 +19,11 @@
 #include "onnxq/gguf/tensor_reader.hpp"
 #include "onnxq/io/mapped_file.hpp"
 #include "onnxq/io/read_all.hpp"
+#include "onnxq/io/tensor_file_names.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
 #include "partial_model.hpp"
 #include "progress.hpp"
-#include "tensor_file_names.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
 
@@ -161,7 +161,7 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   if (!dir.empty())
     for (const TensorInfo* t : chosen) {
       file_names.push_back(tensor_file_name(t->name, fc.npy ? ".npy" : ".bin"));
-      tensor_names.emplace_back(t->name);
+      tensor_names.push_back(escape_for_terminal(t->name));
     }
   if (!dir.empty() && !fs::is_directory(dir)) {
     std::error_code ec;
