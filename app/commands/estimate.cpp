@@ -1,7 +1,6 @@
 // onnxq estimate: the memory llama.cpp needs to run a model at a context length (weights in RAM
 // and offloaded, K/V caches, recurrent states, an approximate compute buffer), from the header
 // alone: one MemoryEstimate from the library, printed as text, markdown or JSON.
-#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,15 +29,6 @@ struct EstimateCliOptions {
   bool json = false;
   bool markdown = false;
 };
-
-// "all" and -1 mean every layer and the output layer (-1 in EstimateOptions); nullopt for other text.
-std::optional<std::int64_t> gpu_layers_of(const std::string& text) {
-  if (text == "all" || text == "-1") return -1;
-  std::int64_t n = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n < 0) return std::nullopt;
-  return n;
-}
 
 std::string offload_text(const MemoryEstimate& e) {
   if (e.offloaded_layers == 0 && !e.output_offloaded) return "none: everything in RAM";
@@ -110,7 +100,7 @@ void run_estimate(const EstimateCliOptions& opts) {
   o.context = opts.context;
   o.k_type = find_kv_cache_type(opts.k_type.empty() ? opts.kv_type : opts.k_type);
   o.v_type = find_kv_cache_type(opts.v_type.empty() ? opts.kv_type : opts.v_type);
-  o.gpu_layers = *gpu_layers_of(opts.gpu_layers);
+  o.gpu_layers = *parse_gpu_layers(opts.gpu_layers);
   o.batch = opts.batch;
   o.ubatch = opts.ubatch;
   // Header only: a remote or split model costs a few range requests.
@@ -165,7 +155,7 @@ void add_estimate_command(CLI::App& app, const GlobalOptions&) {
       ->check(CLI::IsMember(types));
   const CLI::Validator layers(
       [](std::string& text) -> std::string {
-        return gpu_layers_of(text) ? std::string() : "must be a layer count (0 or more) or 'all', got " + text;
+        return parse_gpu_layers(text) ? std::string() : "must be a layer count (0 or more) or 'all', got " + text;
       },
       "N|all");
   cmd->add_option("--gpu-layers", opts->gpu_layers,

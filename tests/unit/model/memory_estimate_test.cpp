@@ -294,5 +294,16 @@ TEST(MemoryEstimateJson, NamesEachKindOfLayerAttention) {
   EXPECT_EQ(layer_attention_name(a), "recurrent");
 }
 
+TEST(MemoryEstimate, GpuLayersAreACountOrAll) {
+  EXPECT_EQ(parse_gpu_layers("all"), -1);
+  EXPECT_EQ(parse_gpu_layers("-1"), -1);
+  EXPECT_EQ(parse_gpu_layers("0"), 0);
+  EXPECT_EQ(parse_gpu_layers("33"), 33);
+  EXPECT_FALSE(parse_gpu_layers("-2"));
+  EXPECT_FALSE(parse_gpu_layers("3x"));
+  EXPECT_FALSE(parse_gpu_layers(""));
+  EXPECT_FALSE(parse_gpu_layers("ALL"));
+}
+
 }  // namespace
 }  // namespace onnxq
