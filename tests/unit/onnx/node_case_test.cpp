@@ -4,9 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "onnxq/core/error.hpp"
+#include "onnxq/io/same_file.hpp"
+#include "onnxq/npy/writer.hpp"
 
 namespace onnxq {
 namespace {
@@ -78,6 +84,25 @@ TEST(NodeCase, OneNodeOverTheInputsWithComputedOutputs) {
   EXPECT_THROW(make_node_case(schema("Unpack", 29), 29, 10, "g", {bits},
                               {Tensor::zeros(DType::UInt8, {4}), Tensor::zeros(DType::Int64, {})}),
                Error);
+}
+
+TEST(ReadTensorFile, PbIsATensorProtoAnythingElseANpyAndBothStayInputs) {
+  const auto dir = std::filesystem::temp_directory_path() / ("onnxq_tensor_file_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::vector<std::int64_t> values = {1, -2, 3};
+  const Tensor t = Tensor::from_bytes(DType::Int64, {3}, std::as_bytes(std::span(values)));
+  const std::string pb = (dir / "x.pb").string(), npy = (dir / "x.data").string();
+  std::ofstream(pb, std::ios::binary) << encode_tensor_proto(t, "x", TensorProtoEncoding::TypedFields);
+  std::ofstream(npy, std::ios::binary) << npy_bytes(t);
+  for (const std::string& path : {pb, npy}) {
+    const Tensor read = read_tensor_file(path);
+    EXPECT_EQ(read.dtype(), DType::Int64) << path;
+    EXPECT_EQ(read.at<std::int64_t>(1), -2) << path;
+  }
+  // The .pb was read and closed: an output onto it is still refused.
+  EXPECT_THROW(refuse_output_onto_input(pb), Error);
+  EXPECT_THROW(read_tensor_file((dir / "missing.pb").string()), Error);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
