@@ -21,12 +21,6 @@ namespace {
   throw CLI::ValidationError(option, message);
 }
 
-std::string ne_text(const std::vector<std::uint64_t>& ne) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < ne.size(); ++i) s += (i ? ", " : "") + std::to_string(ne[i]);
-  return s + "]";
-}
-
 // --tensor-type GLOB=TYPE: TYPE any tensor type onnxq writes (q4_k, Q8_0, f16 ...).
 std::vector<TensorTypeOverride> parse_tensor_types(const std::vector<std::string>& words) {
   std::vector<TensorTypeOverride> out;
@@ -54,9 +48,9 @@ void print_plan(const ModelQuantizeReport& r) {
                   {TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Left,
                    TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Left});
   for (const QuantizedTensorRow& t : r.tensors)
-    table.add_row({escape_for_terminal(t.name), ne_text(t.ne), ggml_type_display_name(t.plan.from_type),
-                   ggml_type_display_name(t.plan.to_type), std::to_string(t.plan.bytes_before),
-                   std::to_string(t.plan.bytes_after),
+    table.add_row({escape_for_terminal(t.name), shape_to_string(Shape(t.ne.begin(), t.ne.end())),
+                   ggml_type_display_name(t.plan.from_type), ggml_type_display_name(t.plan.to_type),
+                   std::to_string(t.plan.bytes_before), std::to_string(t.plan.bytes_after),
                    escape_for_terminal(t.plan.reason) + (t.importance ? " (imatrix)" : "")});
   table.print(std::cout);
 }
