@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstring>
 #include <memory>
 #include <span>
 
@@ -16,13 +15,9 @@
 namespace onnxq::cli {
 namespace {
 
-struct InputBytes {
-  std::span<const std::byte> bytes;
-  std::shared_ptr<const void> owner;
-  std::string name;
-};
-
 bool from_stdin(const std::string& path) { return path.empty() || path == "-"; }
+
+}  // namespace
 
 InputBytes read_input_bytes(const std::string& path) {
   if (!from_stdin(path)) {
@@ -34,12 +29,6 @@ InputBytes read_input_bytes(const std::string& path) {
   auto buffer = std::make_shared<std::vector<std::byte>>(read_all(STDIN_FILENO, "standard input"));
   return {std::span<const std::byte>(*buffer), buffer, "standard input"};
 }
-
-bool has_npy_magic(std::span<const std::byte> bytes) {
-  return bytes.size() >= 6 && std::memcmp(bytes.data(), "\x93NUMPY", 6) == 0;
-}
-
-}  // namespace
 
 void add_input_argument(CLI::App* cmd, std::string& path, const std::string& what) {
   names_path(cmd->add_option("IN", path, what + "; '-' or omitted: read standard input"));

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,15 @@ namespace onnxq::cli {
 
 // Adds the optional positional IN ("-" or omitted: standard input).
 void add_input_argument(CLI::App* cmd, std::string& path, const std::string& what = "Input .npy file");
+
+// IN's bytes: the file mapped, or standard input read to its end; `name` names it in messages.
+// Throws CLI::RequiredError when there is no IN and stdin is a terminal.
+struct InputBytes {
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> owner;
+  std::string name;
+};
+InputBytes read_input_bytes(const std::string& path);
 
 // IN must be a .npy file. Throws CLI::RequiredError when there is no IN and stdin is a terminal.
 Tensor read_npy_input(const std::string& path);

@@ -19,7 +19,11 @@ void write_npy_output(const Tensor& tensor, const std::string& path) {
           "-o: give -o FILE, or -o - with stdout redirected; binary output is not written to a terminal");
     target = "-";
   }
-  OutputSink sink = OutputSink::open(target);
+  write_npy_file(target, tensor);
+}
+
+void write_npy_file(const std::string& path, const Tensor& tensor) {
+  OutputSink sink = OutputSink::open(path);
   write_npy_tensor(tensor, [&](const void* data, std::size_t size) { sink.write(data, size); });
   sink.commit();
 }

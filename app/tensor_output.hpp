@@ -13,5 +13,7 @@ void add_npy_output_option(CLI::App* cmd, std::string& path);
 
 // Throws CLI::RequiredError when -o is omitted and stdout is a terminal.
 void write_npy_output(const Tensor& tensor, const std::string& path);
+// .npy through an OutputSink; "-" is stdout (never a terminal).
+void write_npy_file(const std::string& path, const Tensor& tensor);
 
 }  // namespace onnxq::cli

@@ -1,7 +1,6 @@
 // onnxq dequant: decode GGUF tensors (or raw packed bytes: DequantizePacked itself)
 // into .npy or raw arrays.
 
-#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -17,13 +16,12 @@
 #include "onnxq/decode/decode_blocks.hpp"
 #include "onnxq/gguf/model.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
-#include "onnxq/io/mapped_file.hpp"
-#include "onnxq/io/read_all.hpp"
+#include "onnxq/io/tensor_file_names.hpp"
 #include "onnxq/ops/dequantize_packed.hpp"
 #include "output.hpp"
 #include "partial_model.hpp"
 #include "progress.hpp"
-#include "tensor_file_names.hpp"
+#include "tensor_input.hpp"
 #include "tensor_selection.hpp"
 #include "text_table.hpp"
 
@@ -104,21 +102,11 @@ void run_raw(const DequantOptions& o, const FormatChoice& fc) {
   DequantizePackedAttributes attrs{fc.packed, parse_shape("dequant", join_with_commas(o.shape)),
                                    requested_dtype(o.dtype).value_or(DType::Float)};
 
-  std::shared_ptr<const MappedFile> mapped;
-  std::vector<std::byte> piped;
-  std::span<const std::byte> bytes;
-  if (o.raw_input == "-") {
-    piped = read_all(STDIN_FILENO, "standard input");
-    bytes = piped;
-  } else {
-    mapped = MappedFile::open(o.raw_input);
-    bytes = mapped->bytes();
-  }
-  const BlockFormat& format = check_dequantize_packed(attrs, bytes.size());
-  const PackedBytes packed(format, bytes);
+  const InputBytes in = read_input_bytes(o.raw_input);
+  const BlockFormat& format = check_dequantize_packed(attrs, in.bytes.size());
+  const PackedBytes packed(format, in.bytes);
   write_one(o.output.empty() ? "-" : o.output,
-            DecodedStream{&packed, attrs.shape, attrs.output_dtype, fc.npy, o.threads},
-            o.raw_input == "-" ? "standard input" : o.raw_input);
+            DecodedStream{&packed, attrs.shape, attrs.output_dtype, fc.npy, o.threads}, in.name);
 }
 
 void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
@@ -161,7 +149,7 @@ void run_gguf(const DequantOptions& o, const FormatChoice& fc) {
   if (!dir.empty())
     for (const TensorInfo* t : chosen) {
       file_names.push_back(tensor_file_name(t->name, fc.npy ? ".npy" : ".bin"));
-      tensor_names.emplace_back(t->name);
+      tensor_names.push_back(escape_for_terminal(t->name));
     }
   if (!dir.empty() && !fs::is_directory(dir)) {
     std::error_code ec;

@@ -1,7 +1,6 @@
 // onnxq estimate: the memory llama.cpp needs to run a model at a context length (weights in RAM
 // and offloaded, K/V caches, recurrent states, an approximate compute buffer), from the header
 // alone: one MemoryEstimate from the library, printed as text, markdown or JSON.
-#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,7 +9,6 @@
 #include "common_options.hpp"
 #include "io_settings.hpp"
 #include "log.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/model/memory_estimate.hpp"
 #include "report.hpp"
@@ -32,22 +30,6 @@ struct EstimateCliOptions {
   bool markdown = false;
 };
 
-// "all" and -1 mean every layer and the output layer (-1 in EstimateOptions); nullopt for other text.
-std::optional<std::int64_t> gpu_layers_of(const std::string& text) {
-  if (text == "all" || text == "-1") return -1;
-  std::int64_t n = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n < 0) return std::nullopt;
-  return n;
-}
-
-std::string attention_of(const LayerAttention& a) {
-  if (a.recurrent) return a.kv_cache ? "recurrent+attention" : "recurrent";
-  if (a.shares_kv) return "shared KV";
-  if (!a.kv_cache) return "none";
-  return a.sliding_window ? "sliding window" : "full";
-}
-
 std::string offload_text(const MemoryEstimate& e) {
   if (e.offloaded_layers == 0 && !e.output_offloaded) return "none: everything in RAM";
   std::string text = std::to_string(e.offloaded_layers) + " of " + std::to_string(e.layer_count) + " layers";
@@ -55,56 +37,6 @@ std::string offload_text(const MemoryEstimate& e) {
     text +=
         " (" + std::to_string(e.layer_count - e.offloaded_layers) + " to " + std::to_string(e.layer_count - 1) + ")";
   return text + (e.output_offloaded ? " and the output layer" : "; the output layer stays in RAM");
-}
-
-// The memory rows as JSON, one side (RAM, VRAM or both) picked from each split.
-template <class Pick>
-Json memory_json(const MemoryEstimate& e, Pick pick) {
-  return {{"embeddings", pick(e.input_weights)},
-          {"layers", pick(e.layer_weights)},
-          {"output", pick(e.output_weights)},
-          {"weights", pick(e.weights())},
-          {"k_cache", pick(e.k_cache)},
-          {"v_cache", pick(e.v_cache)},
-          {"recurrent_state", pick(e.recurrent_state)},
-          {"compute", pick(e.compute)},
-          {"total", pick(e.total())}};
-}
-
-void print_json(const MemoryEstimate& e, const std::string& path) {
-  Json layers = Json::array();
-  for (std::size_t i = 0; i < e.layers.size(); ++i) {
-    const LayerMemory& l = e.layers[i];
-    layers.push_back({{"layer", i},
-                      {"offloaded", l.offloaded},
-                      {"attention", attention_of(e.model.layers[i])},
-                      {"kv_cells", l.cells},
-                      {"weights", l.weights},
-                      {"k_cache", l.k_cache},
-                      {"v_cache", l.v_cache},
-                      {"recurrent_state", l.recurrent_state}});
-  }
-  std::vector<std::string> notes = e.model.notes;
-  notes.insert(notes.end(), e.notes.begin(), e.notes.end());
-  const Json out = {{"file", path},
-                    {"architecture", e.model.architecture.empty() ? Json(nullptr) : Json(e.model.architecture)},
-                    {"context", e.context},
-                    {"kv_cells", e.cells},
-                    {"swa_kv_cells", e.swa_cells},
-                    {"k_type", std::string(e.k_type->ggml_name)},
-                    {"v_type", std::string(e.v_type->ggml_name)},
-                    {"batch", e.batch},
-                    {"ubatch", e.ubatch},
-                    {"layers", e.layer_count},
-                    {"offloaded_layers", e.offloaded_layers},
-                    {"output_offloaded", e.output_offloaded},
-                    {"ram", memory_json(e, [](const MemorySplit& m) { return m.ram; })},
-                    {"vram", memory_json(e, [](const MemorySplit& m) { return m.vram; })},
-                    {"total", memory_json(e, [](const MemorySplit& m) { return m.total(); })},
-                    {"compute_is_approximate", true},
-                    {"per_layer", layers},
-                    {"notes", notes}};
-  std::cout << dump_json(out) << '\n';
 }
 
 void print_report(const MemoryEstimate& e, const EstimateCliOptions& opts, OutputFormat format) {
@@ -144,9 +76,10 @@ void print_report(const MemoryEstimate& e, const EstimateCliOptions& opts, Outpu
             {}};
     for (std::size_t i = 0; i < e.layers.size(); ++i) {
       const LayerMemory& m = e.layers[i];
-      l.add({plain(std::to_string(i)), plain(m.offloaded ? "GPU" : "CPU"), plain(attention_of(e.model.layers[i])),
-             plain(std::to_string(m.cells)), plain(byte_units(m.weights)), plain(byte_units(m.k_cache)),
-             plain(byte_units(m.v_cache)), plain(byte_units(m.recurrent_state))});
+      l.add({plain(std::to_string(i)), plain(m.offloaded ? "GPU" : "CPU"),
+             plain(std::string(layer_attention_name(e.model.layers[i]))), plain(std::to_string(m.cells)),
+             plain(byte_units(m.weights)), plain(byte_units(m.k_cache)), plain(byte_units(m.v_cache)),
+             plain(byte_units(m.recurrent_state))});
     }
     std::cout << (md ? "" : "\n");
     print_heading(std::cout, format, 2, "Layers");
@@ -167,7 +100,7 @@ void run_estimate(const EstimateCliOptions& opts) {
   o.context = opts.context;
   o.k_type = find_kv_cache_type(opts.k_type.empty() ? opts.kv_type : opts.k_type);
   o.v_type = find_kv_cache_type(opts.v_type.empty() ? opts.kv_type : opts.v_type);
-  o.gpu_layers = *gpu_layers_of(opts.gpu_layers);
+  o.gpu_layers = *parse_gpu_layers(opts.gpu_layers);
   o.batch = opts.batch;
   o.ubatch = opts.ubatch;
   // Header only: a remote or split model costs a few range requests.
@@ -186,7 +119,7 @@ void run_estimate(const EstimateCliOptions& opts) {
     }
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json)
-    print_json(e, opts.path);
+    std::cout << memory_estimate_json(e, opts.path) << '\n';
   else
     print_report(e, opts, format);
 }
@@ -222,7 +155,7 @@ void add_estimate_command(CLI::App& app, const GlobalOptions&) {
       ->check(CLI::IsMember(types));
   const CLI::Validator layers(
       [](std::string& text) -> std::string {
-        return gpu_layers_of(text) ? std::string() : "must be a layer count (0 or more) or 'all', got " + text;
+        return parse_gpu_layers(text) ? std::string() : "must be a layer count (0 or more) or 'all', got " + text;
       },
       "N|all");
   cmd->add_option("--gpu-layers", opts->gpu_layers,

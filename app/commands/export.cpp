@@ -26,24 +26,11 @@
 namespace onnxq::cli {
 namespace {
 
-struct ExportOptions {
-  std::string path;
-  std::string output;
-  std::string dtype;
-  std::vector<std::string> tensors;
-  std::string filter;
+// The .onnx output's options (onnx_commands.hpp) and those of the safetensors output.
+struct ExportOptions : OnnxExportOptions {
   std::string max_shard_size;
   int threads = 0;
-  bool skip_unknown = false;
 };
-
-std::optional<DType> parse_export_dtype(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  if (text == "f32") return DType::Float;
-  if (text == "f16") return DType::Float16;
-  if (text == "bf16") return DType::BFloat16;
-  invalid_argument("--dtype " + text + ": expected bf16, f16 or f32");
-}
 
 // Streams one tensor's little-endian values, as dequant does (decoded_stream.hpp).
 void write_tensor(const GgufModel& model, const SafetensorsExportTensor& t, int threads, OutputSink& sink,
@@ -69,9 +56,8 @@ bool is_onnx_output(const ExportOptions& opts) {
 }
 
 void run_export(const ExportOptions& opts) {
-  if (is_onnx_output(opts))
-    return run_export_onnx({opts.path, opts.output, opts.dtype, opts.tensors, opts.filter, opts.skip_unknown});
-  const std::optional<DType> requested = parse_export_dtype(opts.dtype);
+  if (is_onnx_output(opts)) return run_export_onnx(opts);
+  const std::optional<DType> requested = opts.dtype.empty() ? std::nullopt : parse_dtype_name(opts.dtype);
   std::uint64_t limit = 0;
   try {
     if (!opts.max_shard_size.empty()) limit = parse_byte_size(opts.max_shard_size);

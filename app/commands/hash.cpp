@@ -9,10 +9,8 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "io_settings.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
-#include "onnxq/hash/manifest.hpp"
-#include "onnxq/hash/model_hash.hpp"
+#include "onnxq/hash/hash_report.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 
@@ -29,45 +27,7 @@ struct HashOptions {
   int threads = 0;
 };
 
-using Verdict = ManifestVerdict;
-
-const char* verdict_text(Verdict v) {
-  switch (v) {
-    case Verdict::Ok: return "Ok";
-    case Verdict::Mismatch: return "Mismatch";
-    case Verdict::NotFound: return "Not Found";
-  }
-  return "?";
-}
-
-const char* verdict_json(Verdict v) {
-  switch (v) {
-    case Verdict::Ok: return "ok";
-    case Verdict::Mismatch: return "mismatch";
-    case Verdict::NotFound: return "not found";
-  }
-  return "?";
-}
-
-// One line of the manifest printed: a hash of a tensor or of the model, and with --check its verdict.
-struct HashRow {
-  std::string_view type;
-  std::string hex;
-  std::string name;                   // FILE:TENSOR or FILE
-  std::optional<std::string> tensor;  // none for the model line
-  Verdict verdict = Verdict::NotFound;
-};
-
-// What hash computed and, with --check, what it found in the manifest.
-struct HashFacts {
-  std::string path;
-  std::string manifest;  // its path; empty without --check
-  std::vector<HashRow> rows;
-  std::size_t ok = 0, mismatched = 0, missing = 0;
-  std::vector<std::string> mismatch_names;  // "TYPE of tensor 'T'" or "TYPE of the model"
-};
-
-HashFacts compute_hash(const HashOptions& opts) {
+HashReport compute_hash(const HashOptions& opts) {
   HashSelection types = opts.types;
   if (opts.all)
     for (HashType t : {HashType::Xxh64, HashType::Xxh3, HashType::Sha1, HashType::Sha256}) types[t] = true;
@@ -79,75 +39,29 @@ HashFacts compute_hash(const HashOptions& opts) {
   if (!types.any()) types[HashType::Xxh64] = true;
 
   const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
-  HashFacts f;
-  f.path = opts.path;
-  f.manifest = opts.manifest;
-  for (const onnxq::HashRow& line : hash_model(model, types, opts.no_layer, opts.threads)) {
-    HashRow& row = f.rows.emplace_back();
-    row.type = hash_type_name(line.type);
-    row.hex = line.hex;
-    row.name = manifest_entry_name(opts.path, line);
-    if (line.tensor) row.tensor = std::string(line.tensor->name);
-    if (!manifest) continue;
-    row.verdict = manifest_verdict(*manifest, opts.path, line);
-    (row.verdict == Verdict::Ok ? f.ok : row.verdict == Verdict::Mismatch ? f.mismatched : f.missing) += 1;
-    if (row.verdict == Verdict::Mismatch)
-      f.mismatch_names.push_back(std::string(row.type) + " of " +
-                                 (row.tensor ? "tensor '" + *row.tensor + "'" : "the model"));
-  }
-  return f;
-}
-
-void render_hash_json(const HashFacts& f) {
-  const bool checked = !f.manifest.empty();
-  Json json_lines = Json::array();
-  for (const HashRow& row : f.rows) {
-    Json j = {{"type", row.type},
-              {"hash", row.hex},
-              {"name", row.name},
-              {"tensor", row.tensor ? Json(*row.tensor) : Json(nullptr)}};
-    if (checked) j["result"] = verdict_json(row.verdict);
-    json_lines.push_back(std::move(j));
-  }
-  Json out = {{"file", f.path}, {"hashes", json_lines}};
-  if (checked)
-    out["check"] = {{"manifest", f.manifest}, {"ok", f.ok}, {"mismatch", f.mismatched}, {"not_found", f.missing}};
-  std::fflush(stdout);
-  std::cout << dump_json(out) << '\n';
+  return hash_report(opts.path, hash_model(model, types, opts.no_layer, opts.threads), manifest ? &*manifest : nullptr,
+                     opts.manifest);
 }
 
 // A manifest is text for files and pipes, byte for byte; on a terminal, names are escaped.
-void render_hash_text(const HashFacts& f, bool terminal) {
+void render_hash_text(const HashReport& f, bool terminal) {
   const bool checked = !f.manifest.empty();
-  for (const HashRow& row : f.rows) {
-    const std::string shown = terminal ? escape_for_terminal(row.name) : row.name;
-    if (checked)
-      std::printf("%-8s  %s  %s  -  %s\n", row.type.data(), row.hex.c_str(), shown.c_str(), verdict_text(row.verdict));
-    else
-      std::printf("%-8s  %s  %s\n", row.type.data(), row.hex.c_str(), shown.c_str());
-  }
+  for (const HashReportRow& row : f.rows)
+    std::printf("%s\n", manifest_line(row, terminal ? escape_for_terminal(row.name) : row.name, checked).c_str());
   if (checked)
     std::printf("\n%s: %zu ok, %zu mismatched, %zu not in the manifest\n", f.manifest.c_str(), f.ok, f.mismatched,
                 f.missing);
 }
 
 void run_hash(const HashOptions& opts) {
-  const HashFacts f = compute_hash(opts);
-  if (opts.json)
-    render_hash_json(f);
-  else
+  const HashReport f = compute_hash(opts);
+  if (opts.json) {
+    std::fflush(stdout);
+    std::cout << hash_report_json(f) << '\n';
+  } else {
     render_hash_text(f, stdout_is_terminal());
-  if (f.manifest.empty()) return;
-  if (f.mismatched > 0) {
-    std::string what = f.mismatch_names.front();
-    if (f.mismatch_names.size() > 1) what += " and " + std::to_string(f.mismatch_names.size() - 1) + " more";
-    throw DifferencesFound{opts.path + ": " + std::to_string(f.mismatched) + " hash" +
-                           (f.mismatched > 1 ? "es do" : " does") + " not match " + opts.manifest + ": " + what};
   }
-  if (f.ok == 0)
-    throw DifferencesFound{opts.path + ": no entry of " + opts.manifest +
-                           " names this file with the chosen hash type (entries are matched by TYPE and by NAME = "
-                           "FILE[:TENSOR], FILE as given on the command line)"};
+  if (const auto failure = hash_check_failure(f)) throw DifferencesFound{*failure};
 }
 
 void add_hash_command(CLI::App& app, const GlobalOptions&) {

@@ -1,8 +1,6 @@
 // onnxq quantize: a whole model to GGUF (IN.gguf / IN.safetensors / index.json, quantize_model.cpp),
 // or with --raw float rows (.npy or raw float32) to the packed bytes of one block format, the
 // inverse of `dequant --raw`; the library's quantize_rows does the work, byte for byte as ggml.
-#include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,14 +20,11 @@
 namespace onnxq::cli {
 namespace {
 
-struct QuantizeOptions {
+// The model mode's options (quantize_model.hpp: IN, -o, --imatrix and --threads too) and --raw's own.
+struct QuantizeOptions : ModelQuantizeCliOptions {
   std::string raw_input;
   std::string packed_format;
-  std::string output;
   std::vector<std::string> shape;  // one word per --shape use; joined with commas
-  std::string imatrix;
-  int threads = 0;
-  ModelQuantizeCliOptions model;  // the model mode's own options (and its IN)
 };
 
 [[noreturn]] void usage(const std::string& message) { throw CLI::ValidationError("quantize", message); }
@@ -44,19 +39,12 @@ const BlockFormat& target_format(const std::string& name) {
   return *f;
 }
 
-bool is_npy(const MappedFile& file) {
-  return file.bytes().size() >= 6 && std::memcmp(file.bytes().data(), "\x93NUMPY", 6) == 0;
-}
-
 // The input array: a float .npy with its own shape, or raw little-endian float32 of --shape.
 Tensor read_input(const QuantizeOptions& o, std::shared_ptr<const MappedFile>& keep) {
   keep = MappedFile::open(o.raw_input);
   const std::string where = escape_for_terminal(o.raw_input);
-  if (is_npy(*keep)) {
+  if (has_npy_magic(keep->bytes())) {
     Tensor t = read_npy(keep->bytes(), keep, where);
-    if (t.dtype() != DType::Float && t.dtype() != DType::Float16 && t.dtype() != DType::Double)
-      invalid_input(where + ": a " + std::string(dtype_info(t.dtype()).short_name) +
-                    " array; quantize takes float32, float16 or float64");
     if (!o.shape.empty() && parse_shape("quantize", join_with_commas(o.shape)) != t.shape())
       invalid_input(where + ": the array's shape is " + shape_to_string(t.shape()) + ", --shape says " +
                     join_with_commas(o.shape));
@@ -72,43 +60,18 @@ Tensor read_input(const QuantizeOptions& o, std::shared_ptr<const MappedFile>& k
   return Tensor::view(DType::Float, shape, keep->bytes(), keep);
 }
 
-// One weight per column: a 1-D float .npy of the rows' length.
-std::vector<float> read_importance(const std::string& path, std::uint64_t n_per_row) {
-  if (path.empty()) return {};
-  const Tensor t = read_npy_file(path);
-  const std::string where = escape_for_terminal(path);
-  if (t.rank() != 1 || t.element_count() != n_per_row)
-    invalid_input(where + ": the importance matrix has shape " + shape_to_string(t.shape()) + "; it must be [" +
-                  std::to_string(n_per_row) + "], one weight per column");
-  std::vector<float> w(n_per_row);
-  for (std::uint64_t i = 0; i < n_per_row; ++i) {
-    if (t.dtype() == DType::Float)
-      w[i] = t.at<float>(i);
-    else if (t.dtype() == DType::Double)
-      w[i] = static_cast<float>(t.at<double>(i));
-    else
-      invalid_input(where + ": the importance matrix must be float32 or float64");
-  }
-  return w;
-}
-
 void run_quantize(const QuantizeOptions& o) {
-  if (o.raw_input.empty() && !o.model.input.empty()) {
-    if (!is_model_input(o.model.input))
+  if (o.raw_input.empty() && !o.input.empty()) {
+    if (!is_model_input(o.input))
       usage(
           "IN must be a model: a .gguf file (or a shard of one), a .safetensors file or a "
           "model.safetensors.index.json; for float rows give --raw IN");
     if (!o.packed_format.empty() || !o.shape.empty()) usage("--packed-format and --shape go with --raw");
-    ModelQuantizeCliOptions m = o.model;
-    m.output = o.output;
-    m.imatrix = o.imatrix;
-    m.threads = o.threads;
-    run_model_quantize(m);
-    return;
+    return run_model_quantize(o);
   }
-  if (!o.model.input.empty()) usage("give either a model IN or --raw ROWS, not both");
-  if (!o.model.type.empty() || o.model.dry_run || o.model.json || !o.model.tensor_types.empty() ||
-      !o.model.keep.empty() || o.model.allow_requantize || !o.model.architecture.empty())
+  if (!o.input.empty()) usage("give either a model IN or --raw ROWS, not both");
+  if (!o.type.empty() || o.dry_run || o.json || !o.tensor_types.empty() || !o.keep.empty() || o.allow_requantize ||
+      !o.architecture.empty())
     usage(
         "--type, --tensor-type, --keep, --allow-requantize, --arch, --dry-run and --json go with a model IN, not "
         "--raw");
@@ -118,56 +81,19 @@ void run_quantize(const QuantizeOptions& o) {
   std::shared_ptr<const MappedFile> keep;
   const Tensor input = read_input(o, keep);
   const std::string where = escape_for_terminal(o.raw_input);
-  if (input.rank() == 0) invalid_input(where + ": a scalar; quantize takes rows (at least one dimension)");
-  const std::uint64_t n_per_row = static_cast<std::uint64_t>(input.shape().back());
-  if (n_per_row == 0 || n_per_row % format.block_elements != 0)
-    invalid_input(where + ": the last dimension is " + std::to_string(n_per_row) + ", not a multiple of " +
-                  std::to_string(format.block_elements) + " (one " + std::string(format.gguf_name) + " block)");
+  const std::uint64_t n_per_row = quantize_row_length(input, format, where);
   const std::uint64_t rows = input.element_count() / n_per_row;
-  const std::vector<float> importance = read_importance(o.imatrix, n_per_row);
+  std::vector<float> importance;
+  if (!o.imatrix.empty())
+    importance = importance_weights(read_npy_file(o.imatrix), n_per_row, escape_for_terminal(o.imatrix));
   if (!importance.empty() && !quantize_uses_importance(format))
     log::warn("{} does not use an importance matrix (as in ggml); --imatrix changes nothing", format.gguf_name);
 
   OutputSink sink = OutputSink::open(o.output.empty() ? "-" : o.output);
   const std::uint64_t row_bytes = quantized_row_bytes(format, n_per_row);
-  // Runs of rows worth about 16 MiB of input: memory stays bounded whatever the input's size.
-  const std::uint64_t batch = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / n_per_row);
-  std::vector<float> widened;
-  std::vector<std::byte> packed;
   sink.reserve(rows * row_bytes);
-  for (std::uint64_t first = 0; first < rows; first += batch) {
-    const std::uint64_t count = std::min(batch, rows - first);
-    const std::uint64_t first_value = first * n_per_row, values = count * n_per_row;
-    QuantizeRequest request{&format, input.dtype(), nullptr, count, n_per_row, importance, nullptr};
-    const std::byte* src = input.bytes().data() + first_value * (dtype_info(input.dtype()).bits / 8);
-    if (input.dtype() == DType::Double) {  // float64 rounds to the nearest float32 first
-      widened.resize(values);
-      for (std::uint64_t i = 0; i < values; ++i) widened[i] = static_cast<float>(input.at<double>(first_value + i));
-      request.src_dtype = DType::Float;
-      request.src = widened.data();
-    } else if (reinterpret_cast<std::uintptr_t>(src) % 4 != 0) {  // a view at an odd offset: copy it aligned
-      widened.resize(values * dtype_info(input.dtype()).bits / 32 + 1);
-      std::memcpy(widened.data(), src, values * dtype_info(input.dtype()).bits / 8);
-      request.src = widened.data();
-    } else {
-      request.src = src;
-    }
-    packed.resize(count * row_bytes);
-    request.dst = packed.data();
-    try {
-      quantize_rows(request, o.threads);
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::InvalidInput) throw;
-      // The library counts rows from the batch; the user counts them from the file.
-      std::string message = e.what();
-      if (message.starts_with("row ")) {
-        const std::size_t end = message.find_first_not_of("0123456789", 4);
-        message = "row " + std::to_string(first + std::stoull(message.substr(4, end - 4))) + message.substr(end);
-      }
-      invalid_input(where + ": " + message);
-    }
-    sink.write(packed.data(), packed.size());
-  }
+  quantize_tensor_rows(input, format, importance, o.threads, where,
+                       [&](std::span<const std::byte> packed) { sink.write(packed.data(), packed.size()); });
   sink.commit();
   log::info("quantized {} rows of {} values from {} to {} ({} bytes)", rows, n_per_row, where, format.gguf_name,
             rows * row_bytes);
@@ -199,9 +125,9 @@ void add_quantize_command(CLI::App& app, const GlobalOptions&) {
       "(ggml_quantize_chunk) on every CPU and for any --threads. Binary output is never written to a terminal;\n"
       "the file is written unnamed and named only when complete.");
   names_path(
-      cmd->add_option("input", opts->model.input,
+      cmd->add_option("input", opts->input,
                       "The model to quantize: a .gguf file, a .safetensors file or a model.safetensors.index.json"));
-  add_model_quantize_options(*cmd, opts->model);
+  add_model_quantize_options(*cmd, *opts);
   cmd->add_option("--packed-format", opts->packed_format,
                   "With --raw: the target block format, e.g. gguf:q4_k (or q4_k)");
   names_path(cmd->add_option("--raw", opts->raw_input, "The input rows: a .npy file, or raw float32 with --shape"));

@@ -8,9 +8,7 @@
 #include "common_options.hpp"
 #include "io_settings.hpp"
 #include "log.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/convert/model_quantizer.hpp"
-#include "onnxq/formats/format.hpp"
 #include "onnxq/model/file_type.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -23,17 +21,6 @@ namespace {
   throw CLI::ValidationError(option, message);
 }
 
-std::string type_name_of(std::uint32_t ggml_type) {
-  const BlockFormat* f = find_format_by_ggml_type(ggml_type);
-  return f ? std::string(f->gguf_name) : "type " + std::to_string(ggml_type);
-}
-
-std::string ne_text(const std::vector<std::uint64_t>& ne) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < ne.size(); ++i) s += (i ? ", " : "") + std::to_string(ne[i]);
-  return s + "]";
-}
-
 // --tensor-type GLOB=TYPE: TYPE any tensor type onnxq writes (q4_k, Q8_0, f16 ...).
 std::vector<TensorTypeOverride> parse_tensor_types(const std::vector<std::string>& words) {
   std::vector<TensorTypeOverride> out;
@@ -42,44 +29,12 @@ std::vector<TensorTypeOverride> parse_tensor_types(const std::vector<std::string
     if (eq == std::string::npos || eq == 0 || eq + 1 == w.size())
       model_usage("--tensor-type", "expected GLOB=TYPE (e.g. 'blk.*.ffn_down.weight=q6_k'), got '" + w + "'");
     const std::string type = w.substr(eq + 1);
-    const BlockFormat* f = find_format(type);
-    if (f == nullptr || (!f->is_block_format() && !dtype_info(f->plain_dtype).is_float))
+    const BlockFormat* f = find_override_type(type);
+    if (f == nullptr)
       model_usage("--tensor-type", "'" + type + "' is not a block format or a float type (see `onnxq formats`)");
     out.push_back({w.substr(0, eq), f->ggml_type});
   }
   return out;
-}
-
-Json report_json(const ModelQuantizeReport& r, const ModelQuantizeCliOptions& o) {
-  Json tensors = Json::array();
-  for (const QuantizedTensorRow& t : r.tensors)
-    tensors.push_back({{"name", t.name},
-                       {"shape", t.ne},
-                       {"from", type_name_of(t.plan.from_type)},
-                       {"to", type_name_of(t.plan.to_type)},
-                       {"copied", t.plan.copy},
-                       {"bytes_before", t.plan.bytes_before},
-                       {"bytes_after", t.plan.bytes_after},
-                       {"importance", t.importance},
-                       {"reason", t.plan.reason}});
-  return Json{{"input", o.input},
-              {"output", o.dry_run ? Json() : Json(o.output)},
-              {"dry_run", o.dry_run},
-              {"input_kind", r.input_kind},
-              {"architecture", r.architecture},
-              {"architecture_known", r.architecture_known},
-              {"type", o.type},
-              {"preset", r.preset},
-              {"file_type", r.file_type},
-              {"file_type_name", std::string(llama_file_type_name(r.file_type))},
-              {"importance_entries", r.importance_entries},
-              {"tensors", tensors},
-              {"elements", r.elements},
-              {"bytes_before", r.bytes_before},
-              {"bytes_after", r.bytes_after},
-              {"bits_per_weight_before", r.bits_per_weight_before()},
-              {"bits_per_weight_after", r.bits_per_weight_after()},
-              {"file_size", r.file_size}};
 }
 
 std::string bpw_text(double bpw) {
@@ -93,9 +48,9 @@ void print_plan(const ModelQuantizeReport& r) {
                   {TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Left,
                    TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Left});
   for (const QuantizedTensorRow& t : r.tensors)
-    table.add_row({escape_for_terminal(t.name), ne_text(t.ne), type_name_of(t.plan.from_type),
-                   type_name_of(t.plan.to_type), std::to_string(t.plan.bytes_before),
-                   std::to_string(t.plan.bytes_after),
+    table.add_row({escape_for_terminal(t.name), shape_to_string(Shape(t.ne.begin(), t.ne.end())),
+                   ggml_type_display_name(t.plan.from_type), ggml_type_display_name(t.plan.to_type),
+                   std::to_string(t.plan.bytes_before), std::to_string(t.plan.bytes_after),
                    escape_for_terminal(t.plan.reason) + (t.importance ? " (imatrix)" : "")});
   table.print(std::cout);
 }
@@ -167,7 +122,7 @@ void run_model_quantize(const ModelQuantizeCliOptions& o) {
     if (progress) progress->finish();
   }
   if (o.json) {
-    std::cout << dump_json(report_json(report, o)) << '\n';
+    std::cout << model_quantize_report_json(report, o.input, o.output, o.dry_run, o.type) << '\n';
     return;
   }
   if (o.dry_run) {

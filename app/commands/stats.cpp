@@ -10,7 +10,6 @@
 #include "common_options.hpp"
 #include "io_settings.hpp"
 #include "log.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/core/parallel.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/gguf/tensor_reader.hpp"
@@ -38,30 +37,19 @@ std::string number_text(double v) {
   return text;
 }
 
-Json number_json(const ValueStats& s, double v) { return s.finite ? Json(v) : Json(nullptr); }
-
-// One tensor's statistics with what the renderings show of the tensor.
-struct TensorStatsRow {
-  std::string name;
-  std::string_view type;
-  Shape shape;
-  bool block_format = false;  // plain types have no scales
-  TensorStats stats;
-};
-
 // Decodes each tensor once; reports progress on standard error, prints nothing.
-std::vector<TensorStatsRow> compute_stats(const GgufModel& model, const std::vector<const TensorInfo*>& tensors,
-                                          int threads) {
+std::vector<NamedTensorStats> compute_stats(const GgufModel& model, const std::vector<const TensorInfo*>& tensors,
+                                            int threads) {
   std::uint64_t total_bytes = 0;
   for (const TensorInfo* t : tensors) total_bytes += t->byte_size;
-  std::vector<TensorStatsRow> rows;
+  std::vector<NamedTensorStats> rows;
   Progress progress("stats", total_bytes);
   for (const TensorInfo* t : tensors) {
     progress.set_label(std::string(t->name));
     const auto start = std::chrono::steady_clock::now();
     const TensorReader reader(model, *t);
     rows.push_back(
-        {std::string(t->name), t->format->gguf_name, t->onnx_shape(), t->format->is_block_format(),
+        {std::string(t->name), std::string(t->format->gguf_name), t->onnx_shape(), t->format->is_block_format(),
          compute_tensor_stats(reader, t->element_count, threads, [&](std::uint64_t bytes) { progress.add(bytes); })});
     reader.check();
     log::debug("stats: {} ({}, {} bytes) in {:.3f} ms", t->name, t->format->gguf_name, t->byte_size,
@@ -70,41 +58,17 @@ std::vector<TensorStatsRow> compute_stats(const GgufModel& model, const std::vec
   return rows;
 }
 
-void render_stats_json(const std::vector<TensorStatsRow>& rows) {
-  Json out = Json::array();
-  for (const TensorStatsRow& r : rows) {
-    const ValueStats& v = r.stats.values;
-    const ScaleCounts& s = r.stats.scales;
-    out.push_back({{"name", r.name},
-                   {"type", r.type},
-                   {"shape", r.shape},
-                   {"elements", v.count},
-                   {"min", number_json(v, v.min)},
-                   {"max", number_json(v, v.max)},
-                   {"mean", number_json(v, v.mean)},
-                   {"std", number_json(v, v.stddev())},
-                   {"zeros", v.zeros},
-                   {"nan", v.nan},
-                   {"inf", v.inf},
-                   {"blocks", r.stats.blocks},
-                   {"scale_nan_blocks", s.nan},
-                   {"scale_inf_blocks", s.inf},
-                   {"scale_subnormal_blocks", s.subnormal}});
-  }
-  std::cout << dump_json(out) << '\n';
-}
-
-void render_stats_text(const std::vector<TensorStatsRow>& rows) {
+void render_stats_text(const std::vector<NamedTensorStats>& rows) {
   using A = TextTable::Align;
   TextTable table(
       {"name", "type", "elements", "min", "max", "mean", "std", "zeros", "nan", "inf", "scale nan/inf/sub"},
       {A::Left, A::Left, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right, A::Right});
-  for (const TensorStatsRow& r : rows) {
+  for (const NamedTensorStats& r : rows) {
     const ValueStats& v = r.stats.values;
     const ScaleCounts& s = r.stats.scales;
     auto num = [&](double x) { return v.finite ? number_text(x) : std::string("-"); };
-    table.add_row({escape_for_terminal(r.name), std::string(r.type), std::to_string(v.count), num(v.min), num(v.max),
-                   num(v.mean), num(v.stddev()), std::to_string(v.zeros), std::to_string(v.nan), std::to_string(v.inf),
+    table.add_row({escape_for_terminal(r.name), r.type, std::to_string(v.count), num(v.min), num(v.max), num(v.mean),
+                   num(v.stddev()), std::to_string(v.zeros), std::to_string(v.nan), std::to_string(v.inf),
                    r.block_format
                        ? std::to_string(s.nan) + "/" + std::to_string(s.inf) + "/" + std::to_string(s.subnormal)
                        : std::string("-")});
@@ -120,9 +84,9 @@ void run_stats(const StatsOptions& opts) {
   const int threads = static_cast<int>(resolve_threads(opts.threads));
   log::debug("stats: {} tensors, {} threads, ISA {}, chunks of {} elements", tensors.size(), threads, active_isa(),
              kStatsChunkElements);
-  const std::vector<TensorStatsRow> rows = compute_stats(model, tensors, threads);
+  const std::vector<NamedTensorStats> rows = compute_stats(model, tensors, threads);
   if (opts.json)
-    render_stats_json(rows);
+    std::cout << tensor_stats_json(rows) << '\n';
   else
     render_stats_text(rows);
 }

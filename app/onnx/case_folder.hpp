@@ -9,8 +9,9 @@
 
 namespace onnxq::cli {
 
-// Writes the data set, then model.onnx last: a folder is a case only once its data are complete.
-// `inputs` and `outputs` line up with model.inputs and model.outputs.
+// The library's write_case_folder (the data set, then model.onnx last) with the CLI's output files,
+// warning about data sets left in `dir` by an earlier case. `inputs` and `outputs` line up with
+// model.inputs and model.outputs.
 void write_case_folder(const std::filesystem::path& dir, const OnnxModel& model, const std::vector<Tensor>& inputs,
                        const std::vector<Tensor>& outputs, bool typed_fields);
 

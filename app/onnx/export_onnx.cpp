@@ -13,10 +13,8 @@
 namespace onnxq::cli {
 
 void run_export_onnx(const OnnxExportOptions& opts) {
-  std::optional<DType> dtype;
-  if (opts.dtype == "f32") dtype = DType::Float;
-  if (opts.dtype == "f16") dtype = DType::Float16;
-  if (opts.dtype == "bf16") dtype = DType::BFloat16;
+  // --dtype is one of bf16, f16 and f32 (CLI::IsMember in app/commands/export.cpp).
+  const std::optional<DType> dtype = opts.dtype.empty() ? std::nullopt : parse_dtype_name(opts.dtype);
   const auto start = std::chrono::steady_clock::now();
   const GgufModel model = GgufModel::open(opts.path, ShardPolicy::All, io_options());
   const auto selected = decodable_tensors(

@@ -14,17 +14,11 @@
 namespace onnxq::cli {
 namespace {
 
-DType case_dtype(const std::string& text) {
-  if (text.empty() || text == "f32") return DType::Float;
-  if (text == "f16") return DType::Float16;
-  if (text == "bf16") return DType::BFloat16;
-  if (text == "f64") return DType::Double;
-  throw CLI::ValidationError("--dtype", text + ": expected f32, f16, bf16 or f64");
-}
-
 void write_one(const GgufModel& model, const TensorInfo& tensor, const MakeCaseOptions& opts,
                const std::filesystem::path& dir) {
-  const GgufNodeCase c = gguf_node_case(model, tensor, opts.rows, case_dtype(opts.dtype));
+  // --dtype is f32, f16, bf16 or f64 (CLI::IsMember in app/commands/make_case.cpp).
+  const DType dtype = opts.dtype.empty() ? DType::Float : *parse_dtype_name(opts.dtype);
+  const GgufNodeCase c = gguf_node_case(model, tensor, opts.rows, dtype);
   write_case_folder(dir, c.model, {c.input}, {c.output}, opts.typed_fields);
   std::cout << (dir / "model.onnx").string() << ": DequantizePacked " << tensor.format->format_id << " from '"
             << tensor.name << "', output " << dtype_info(c.output.dtype()).onnx_name << " "

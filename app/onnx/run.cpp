@@ -6,13 +6,15 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <set>
+#include <utility>
 
 #include "decoded_stream.hpp"
 #include "onnx_commands.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/io/tensor_file_names.hpp"
 #include "onnxq/onnx/node_runner.hpp"
 #include "tensor_files.hpp"
+#include "tensor_output.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -76,13 +78,24 @@ std::vector<const ValueInfo*> chosen_outputs(const OnnxModel& model, const std::
   return out;
 }
 
-// One node over an external initializer streams from the file through the library's decoder, a
-// chunk at a time, into the .npy, as `dequant` does (GraphRun::streamable); any other output is
-// computed whole.
-void write_stream(const StreamableOutput& stream, const std::string& path, StreamBuffers& buffers) {
-  OutputSink sink = OutputSink::open(path);
-  write_decoded(sink, DecodedStream{stream.source.get(), stream.shape, stream.dtype, true, 0, nullptr, &buffers});
-  sink.commit();
+// One output written to `path` ("-": stdout): a node over an external initializer streams from the
+// file through the library's decoder, a chunk at a time, into the .npy, as `dequant` does
+// (GraphRun::streamable); any other output is computed whole. Returns its dtype and shape.
+std::pair<DType, Shape> write_output(const GraphRun& run, const std::string& name, const std::string& path,
+                                     const RunOptions& opts, StreamBuffers& buffers) {
+  if (auto stream = opts.pb ? std::nullopt : run.streamable(name)) {
+    OutputSink sink = OutputSink::open(path);
+    write_decoded(sink, DecodedStream{stream->source.get(), stream->shape, stream->dtype, true, 0, nullptr, &buffers});
+    sink.commit();
+    return {stream->dtype, stream->shape};
+  }
+  const Tensor out = run.compute(name);
+  if (opts.pb)
+    write_tensor_proto_file(path, out, name,
+                            opts.typed_fields ? TensorProtoEncoding::TypedFields : TensorProtoEncoding::RawData);
+  else
+    write_npy_file(path, out);
+  return {out.dtype(), out.shape()};
 }
 
 }  // namespace
@@ -95,52 +108,27 @@ void run_run(const RunOptions& opts) {
   const std::vector<const ValueInfo*> wanted = chosen_outputs(model, opts.outputs);
   const std::vector<Tensor> inputs = bind_inputs(model, opts.inputs);
   const GraphRun run(model, inputs, opts.model);
-  const std::string ext = opts.pb ? ".pb" : ".npy";
-  const auto encoding = opts.typed_fields ? TensorProtoEncoding::TypedFields : TensorProtoEncoding::RawData;
-
+  StreamBuffers buffers;  // one set for all the outputs: their pages are faulted in once
   if (opts.output_dir == "-") {
     if (wanted.size() != 1)
       throw CLI::ValidationError("-o", "'-o -' needs exactly one output (the model has " +
                                            std::to_string(wanted.size()) + "; choose one with --output)");
-    StreamBuffers buffers;
-    if (opts.pb)
-      write_file_atomically("-", encode_tensor_proto(run.compute(wanted[0]->name), wanted[0]->name, encoding));
-    else if (auto stream = run.streamable(wanted[0]->name))
-      write_stream(*stream, "-", buffers);
-    else
-      write_npy_file("-", run.compute(wanted[0]->name));
+    write_output(run, wanted[0]->name, "-", opts, buffers);
     return;
   }
   std::error_code ec;
   std::filesystem::create_directories(opts.output_dir, ec);
   if (ec) fail(ErrorKind::Io, "cannot create " + opts.output_dir + ": " + ec.message());
-  std::set<std::string> used;
-  StreamBuffers buffers;  // one set for all the outputs: their pages are faulted in once
+  std::vector<std::string> names;
+  for (const ValueInfo* v : wanted) names.push_back(v->name);
+  const std::vector<std::string> stems = output_file_stems(names);
   // One output at a time: streamed or computed, written, released before the next (bounded memory).
   for (std::size_t k = 0; k < wanted.size(); ++k) {
-    const std::string& name = wanted[k]->name;
-    std::string stem = safe_file_stem(name, "output_" + std::to_string(k));
-    if (!used.insert(stem).second) stem += "_" + std::to_string(k);
-    used.insert(stem);
-    const std::string path = (std::filesystem::path(opts.output_dir) / (stem + ext)).string();
-    DType dtype;
-    Shape shape;
-    if (opts.pb) {
-      const Tensor out = run.compute(name);
-      write_tensor_proto_file(path, out, name, encoding);
-      dtype = out.dtype();
-      shape = out.shape();
-    } else if (auto stream = run.streamable(name)) {
-      write_stream(*stream, path, buffers);
-      dtype = stream->dtype;
-      shape = stream->shape;
-    } else {
-      const Tensor out = run.compute(name);
-      write_npy_file(path, out);
-      dtype = out.dtype();
-      shape = out.shape();
-    }
-    std::cout << path << ": " << name << " " << dtype_info(dtype).onnx_name << " " << shape_to_string(shape) << '\n';
+    const std::string path =
+        (std::filesystem::path(opts.output_dir) / (stems[k] + (opts.pb ? ".pb" : ".npy"))).string();
+    const auto [dtype, shape] = write_output(run, names[k], path, opts, buffers);
+    std::cout << path << ": " << names[k] << " " << dtype_info(dtype).onnx_name << " " << shape_to_string(shape)
+              << '\n';
   }
 }
 

@@ -8,7 +8,7 @@
 
 #include "arrays.hpp"
 #include "onnxq/gguf/model.hpp"
-#include "onnxq/hash/manifest.hpp"
+#include "onnxq/hash/hash_report.hpp"
 #include "onnxq/hash/model_hash.hpp"
 #include "onnxq/io/io_options.hpp"
 
@@ -84,10 +84,7 @@ py::list check_rows(const py::object& path, const std::string& file, const py::o
   }
   py::list out;
   for (auto& [type, hex, tensor, verdict] : rows)
-    out.append(py::make_tuple(type, hex, tensor_name(tensor),
-                              verdict == ManifestVerdict::Ok         ? "ok"
-                              : verdict == ManifestVerdict::Mismatch ? "mismatch"
-                                                                     : "not found"));
+    out.append(py::make_tuple(type, hex, tensor_name(tensor), manifest_verdict_name(verdict)));
   return out;
 }
 

@@ -9,7 +9,6 @@
 
 #include "arrays.hpp"
 #include "onnxq/convert/model_quantizer.hpp"
-#include "onnxq/formats/format.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -21,17 +20,12 @@ std::string quantize_path_arg(const py::object& path) {
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-std::string quantized_type_name(std::uint32_t ggml_type) {
-  const BlockFormat* f = find_format_by_ggml_type(ggml_type);
-  return f ? std::string(f->gguf_name) : "type " + std::to_string(ggml_type);
-}
-
 // The plan, one dict per tensor in the input's order (what `onnxq quantize --json` lists).
 py::list plan_rows(const ModelQuantizeReport& report) {
   py::list rows;
   for (const QuantizedTensorRow& t : report.tensors)
-    rows.append(py::dict("name"_a = t.name, "shape"_a = t.ne, "from_type"_a = quantized_type_name(t.plan.from_type),
-                         "to_type"_a = quantized_type_name(t.plan.to_type), "copied"_a = t.plan.copy,
+    rows.append(py::dict("name"_a = t.name, "shape"_a = t.ne, "from_type"_a = ggml_type_display_name(t.plan.from_type),
+                         "to_type"_a = ggml_type_display_name(t.plan.to_type), "copied"_a = t.plan.copy,
                          "bytes_before"_a = t.plan.bytes_before, "bytes_after"_a = t.plan.bytes_after,
                          "importance"_a = t.importance, "reason"_a = t.plan.reason));
   return rows;
@@ -44,9 +38,8 @@ py::list quantize_model_file(const py::object& src, const py::object& dst, const
   ModelQuantizeOptions options;
   options.plan.type = type;
   for (const auto& [glob, name] : tensor_types) {
-    const BlockFormat* f = find_format(name);
-    if (f == nullptr || (!f->is_block_format() && !dtype_info(f->plain_dtype).is_float))
-      throw py::value_error("tensor_types: '" + name + "' is not a block format or a float type");
+    const BlockFormat* f = find_override_type(name);
+    if (f == nullptr) throw py::value_error("tensor_types: '" + name + "' is not a block format or a float type");
     options.plan.tensor_types.push_back({glob, f->ggml_type});
   }
   options.plan.keep = keep;

@@ -1,6 +1,7 @@
 #include "onnxq/model/memory_estimate.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
@@ -52,6 +53,14 @@ Place place_of(const TensorInfo& t, std::uint64_t layers) {
 }  // namespace
 
 std::span<const std::string_view> kv_cache_type_names() { return kCacheTypes; }
+
+std::optional<std::int64_t> parse_gpu_layers(std::string_view text) {
+  if (text == "all" || text == "-1") return -1;
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 0) return std::nullopt;
+  return n;
+}
 
 const BlockFormat* find_kv_cache_type(std::string_view name) {
   const BlockFormat* f = find_format(name);

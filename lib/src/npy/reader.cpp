@@ -80,6 +80,10 @@ void byteswap_items(std::byte* p, std::size_t count, std::size_t unit) {
 
 }  // namespace
 
+bool has_npy_magic(std::span<const std::byte> bytes) {
+  return bytes.size() >= 6 && std::memcmp(bytes.data(), kMagic, 6) == 0;
+}
+
 NpyArrayInfo parse_npy_header(std::span<const std::byte> file, std::string_view source) {
   const auto bad = [&](const std::string& why) { invalid_input(src(source) + ": " + why); };
   if (file.size() < 10 || std::memcmp(file.data(), kMagic, 6) != 0) bad("not a .npy file (no \\x93NUMPY magic)");

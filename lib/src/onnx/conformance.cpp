@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/io/mapped_file.hpp"
@@ -211,6 +212,50 @@ CaseResult run_conformance_case(const std::string& case_folder, const Conformanc
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+std::vector<std::string> find_case_folders(const std::vector<std::string>& paths) {
+  std::vector<std::string> cases;
+  std::set<fs::path> seen;  // overlapping paths give each case once
+  for (const std::string& path : paths) {
+    std::vector<std::string> found = find_case_folders(path);
+    if (found.empty()) invalid_input("no test cases (folders with model.onnx) under " + path);
+    for (auto& folder : found) {
+      std::error_code ec;
+      const fs::path canonical = fs::weakly_canonical(folder, ec);
+      if (seen.insert(ec ? fs::path(folder) : canonical).second) cases.push_back(std::move(folder));
+    }
+  }
+  return cases;
+}
+
+std::vector<std::string> write_case_folder(const std::string& dir, const OnnxModel& model,
+                                           const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+                                           TensorProtoEncoding encoding, const CaseFileCreator& create) {
+  std::vector<std::string> stale;
+  std::error_code list_ec;
+  for (fs::directory_iterator it(dir, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
+    const std::string entry = it->path().filename().string();
+    if (entry.starts_with("test_data_set_") && entry != "test_data_set_0") stale.push_back(entry);
+  }
+  std::sort(stale.begin(), stale.end());
+  const fs::path data_dir = fs::path(dir) / "test_data_set_0";
+  std::error_code ec;
+  fs::create_directories(data_dir, ec);
+  if (ec) fail(ErrorKind::Io, "cannot create " + data_dir.string() + ": " + ec.message());
+  auto write = [&](const fs::path& path, const std::string& bytes) {
+    AtomicFile file = create ? create(path.string()) : AtomicFile::create(path.string());
+    file.write(bytes.data(), bytes.size());
+    file.commit();
+  };
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    write(data_dir / ("input_" + std::to_string(k) + ".pb"),
+          encode_tensor_proto(inputs[k], model.inputs[k].name, encoding));
+  for (std::size_t j = 0; j < outputs.size(); ++j)
+    write(data_dir / ("output_" + std::to_string(j) + ".pb"),
+          encode_tensor_proto(outputs[j], model.outputs[j].name, encoding));
+  write(fs::path(dir) / "model.onnx", encode_model(model));
+  return stale;
 }
 
 }  // namespace onnxq

@@ -9,6 +9,8 @@
 #include "onnxq/core/checked.hpp"
 #include "onnxq/core/error.hpp"
 #include "onnxq/io/mapped_file.hpp"
+#include "onnxq/io/same_file.hpp"
+#include "onnxq/npy/reader.hpp"
 
 namespace onnxq::detail {
 namespace {
@@ -296,6 +298,12 @@ NamedTensor decode_tensor_proto(std::span<const std::byte> bytes, const std::str
 NamedTensor read_tensor_proto_file(const std::string& path) {
   auto file = MappedFile::open(path);
   return decode_tensor_proto(file->bytes(), path);
+}
+
+Tensor read_tensor_file(const std::string& path) {
+  note_input_file(path);
+  if (path.ends_with(".pb")) return read_tensor_proto_file(path).tensor;
+  return read_npy_file(path);
 }
 
 std::string encode_tensor_proto(const Tensor& tensor, const std::string& name, TensorProtoEncoding encoding) {

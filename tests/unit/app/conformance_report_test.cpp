@@ -1,5 +1,5 @@
-// The CLI's conformance report (app/conformance_report.cpp, compiled into this binary):
-// the report lines, the totals line, their escaping, and the JSON report.
+// The CLI's conformance report (app/conformance_report.cpp, compiled into this binary): the report
+// lines, the totals line, their escaping, and the library's JSON report with the CLI's one-line text.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -21,9 +21,9 @@ TEST(ConformanceReport, LinesAndTotals) {
   EXPECT_EQ(format_case_line(r), "SKIP test_unpack_3bit: op Foo not supported");
   ConformanceTotals t;
   for (auto s : {CaseStatus::Pass, CaseStatus::Pass, CaseStatus::Fail, CaseStatus::Skip, CaseStatus::Pass}) t.add(s);
-  EXPECT_EQ(format_totals(t), "3 passed, 1 failed, 1 skipped");
+  EXPECT_EQ(conformance_totals_text(t), "3 passed, 1 failed, 1 skipped");
   EXPECT_EQ(t.total(), 5u);
-  EXPECT_EQ(format_totals(ConformanceTotals{}), "0 passed, 0 failed, 0 skipped");
+  EXPECT_EQ(conformance_totals_text(ConformanceTotals{}), "0 passed, 0 failed, 0 skipped");
 }
 
 TEST(ConformanceReport, EveryLineIsOneLineAndQuotedValuesKeepTheirEscapes) {
@@ -50,9 +50,7 @@ TEST(ConformanceReport, JsonKeepsNamesAndPutsReasonsOnOneLine) {
   r.data_sets.push_back({"test_data_set_1", CaseStatus::Fail, "bad\nthing"});
   ConformanceTotals totals;
   totals.add(r.status);
-  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
-  cases.push_back(case_json(r));
-  const std::string text = format_json_report(totals, Tolerance{0.5, 0}, cases);
+  const std::string text = conformance_report_json(totals, Tolerance{0.5, 0}, {r}, report_text);
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text.back(), '\n');
   const auto report = nlohmann::json::parse(text);
@@ -71,8 +69,7 @@ TEST(ConformanceReport, JsonKeepsNamesAndPutsReasonsOnOneLine) {
   EXPECT_EQ(c["data_sets"].at(1)["reason"], "bad\\nthing");
   // No tolerance is null; bytes that are not UTF-8 are replaced rather than thrown on.
   r.reason = "op Unsqueez\xff not supported";
-  cases = nlohmann::ordered_json::array({case_json(r)});
-  const auto bitexact = nlohmann::json::parse(format_json_report(totals, std::nullopt, cases));
+  const auto bitexact = nlohmann::json::parse(conformance_report_json(totals, std::nullopt, {r}, report_text));
   EXPECT_TRUE(bitexact["tolerance"].is_null());
   EXPECT_EQ(bitexact["cases"].at(0)["reason"], "op Unsqueez\xEF\xBF\xBD not supported");
 }

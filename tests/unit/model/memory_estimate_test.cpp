@@ -4,6 +4,8 @@
 // layers, and the approximate compute buffer.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "onnxq/core/error.hpp"
 #include "onnxq/model/memory_estimate.hpp"
 #include "test_models.hpp"
@@ -247,6 +249,60 @@ TEST(MemoryEstimate, BadOptionsAreErrors) {
   EXPECT_EQ(find_kv_cache_type("q2_k"), nullptr);  // a format, but not a cache type
   EXPECT_EQ(find_kv_cache_type("gguf:q8_0"), find_kv_cache_type("Q8_0"));
   EXPECT_EQ(kv_cache_type_names().size(), 9u);
+}
+
+// The JSON every front end prints: the figures of the estimate, RAM, VRAM and both per row, each layer.
+TEST(MemoryEstimateJson, HoldsTheEstimatesFiguresPerDeviceAndLayer) {
+  const BuiltModel m(llama_like());
+  EstimateOptions o = with_context(4096);
+  o.gpu_layers = 2;
+  const MemoryEstimate e = estimate_memory(m.file, o);
+  const auto j = nlohmann::ordered_json::parse(memory_estimate_json(e, "m.gguf"));
+  EXPECT_EQ(j["file"], "m.gguf");
+  EXPECT_EQ(j["context"], 4096u);
+  EXPECT_EQ(j["kv_cells"], e.cells);
+  EXPECT_EQ(j["k_type"], "f16");
+  EXPECT_EQ(j["offloaded_layers"], 2u);
+  EXPECT_EQ(j["output_offloaded"], false);
+  EXPECT_EQ(j["ram"]["layers"], e.layer_weights.ram);
+  EXPECT_EQ(j["vram"]["k_cache"], e.k_cache.vram);
+  EXPECT_EQ(j["total"]["total"], e.total().total());
+  EXPECT_EQ(j["total"]["weights"], e.weights().total());
+  EXPECT_EQ(j["compute_is_approximate"], true);
+  ASSERT_EQ(j["per_layer"].size(), 4u);
+  EXPECT_EQ(j["per_layer"][2]["offloaded"], true);
+  EXPECT_EQ(j["per_layer"][1]["offloaded"], false);
+  EXPECT_EQ(j["per_layer"][3]["attention"], "full");
+  EXPECT_EQ(j["per_layer"][3]["k_cache"], e.layers[3].k_cache);
+  EXPECT_EQ(j["notes"].size(), e.model.notes.size() + e.notes.size());
+  // Keys keep their order: scripts and the man page list them so.
+  EXPECT_EQ(j.begin().key(), "file");
+}
+
+TEST(MemoryEstimateJson, NamesEachKindOfLayerAttention) {
+  LayerAttention a;
+  EXPECT_EQ(layer_attention_name(a), "none");
+  a.kv_cache = true;
+  EXPECT_EQ(layer_attention_name(a), "full");
+  a.sliding_window = true;
+  EXPECT_EQ(layer_attention_name(a), "sliding window");
+  a.shares_kv = true;
+  EXPECT_EQ(layer_attention_name(a), "shared KV");
+  a.recurrent = true;
+  EXPECT_EQ(layer_attention_name(a), "recurrent+attention");
+  a.kv_cache = false;
+  EXPECT_EQ(layer_attention_name(a), "recurrent");
+}
+
+TEST(MemoryEstimate, GpuLayersAreACountOrAll) {
+  EXPECT_EQ(parse_gpu_layers("all"), -1);
+  EXPECT_EQ(parse_gpu_layers("-1"), -1);
+  EXPECT_EQ(parse_gpu_layers("0"), 0);
+  EXPECT_EQ(parse_gpu_layers("33"), 33);
+  EXPECT_FALSE(parse_gpu_layers("-2"));
+  EXPECT_FALSE(parse_gpu_layers("3x"));
+  EXPECT_FALSE(parse_gpu_layers(""));
+  EXPECT_FALSE(parse_gpu_layers("ALL"));
 }
 
 }  // namespace

@@ -274,5 +274,14 @@ TEST(NpyReader, FileErrorsAreIo) {
   EXPECT_TRUE(throws_error(ErrorKind::Io, "/nonexistent/x.npy", [] { read_npy_file("/nonexistent/x.npy"); }));
 }
 
+TEST(NpyReader, MagicTellsAnArrayFileFromRawValues) {
+  const std::string npy = npy_bytes(Tensor::zeros(DType::Float, {2}));
+  EXPECT_TRUE(has_npy_magic(std::as_bytes(std::span(npy))));
+  EXPECT_FALSE(has_npy_magic(std::as_bytes(std::span(npy).first(5))));  // too short for the magic
+  const std::string raw = "\x93NUMPx";
+  EXPECT_FALSE(has_npy_magic(std::as_bytes(std::span(raw))));
+  EXPECT_FALSE(has_npy_magic({}));
+}
+
 }  // namespace
 }  // namespace onnxq

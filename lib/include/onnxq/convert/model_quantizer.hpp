@@ -56,6 +56,11 @@ struct ModelQuantizeReport {
   double bits_per_weight_after() const { return elements ? 8.0 * bytes_after / elements : 0.0; }
 };
 
+// The report as `onnxq quantize --json` prints it: one JSON object (2-space indent, no final newline)
+// with the `input`, the `output` (null for a dry run), the `type` asked for, the plan's rows and totals.
+std::string model_quantize_report_json(const ModelQuantizeReport& report, const std::string& input,
+                                       const std::string& output, bool dry_run, const std::string& type);
+
 // Progress, called from the writing thread as a run of rows is written: `advance` more input bytes
 // quantized, of `total` (the input bytes of every tensor the plan quantizes; copies are not counted).
 using QuantizeProgress = std::function<void(std::uint64_t advance, std::uint64_t total)>;

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "onnxq/formats/format.hpp"
 #include "onnxq/gguf/metadata.hpp"
 
 namespace onnxq {
@@ -28,6 +30,14 @@ struct TensorTypeOverride {
   std::string glob;
   std::uint32_t ggml_type = 0;
 };
+
+// The format a --tensor-type TYPE names: a block format or a float type (q4_k, Q8_0, f16 ...); null
+// for any other name.
+const BlockFormat* find_override_type(std::string_view name);
+
+// A ggml type as the plan's reports name it: its GGUF name ("Q4_K"), or "type N" for one onnxq does
+// not know.
+std::string ggml_type_display_name(std::uint32_t ggml_type);
 
 struct QuantizePlanOptions {
   // A block type name ("q4_k", any case) or a llama-quantize preset ("Q4_K_M", any case). A preset's

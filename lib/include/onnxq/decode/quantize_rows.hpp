@@ -4,10 +4,15 @@
 // quantized alone, by code that follows ggml's arithmetic without fused multiply-adds.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "onnxq/core/dtype.hpp"
+#include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/format.hpp"
 
 namespace onnxq {
@@ -41,5 +46,22 @@ std::uint64_t quantized_row_bytes(const BlockFormat& format, std::uint64_t n_per
 // NaN or infinite (naming its row and column), and for a row ggml's grid search cannot place (it
 // aborts there; onnxq names the row). On an error the content of dst is unspecified.
 void quantize_rows(const QuantizeRequest& request, int threads = 0);
+
+// A whole tensor's rows (its last dimension), as `quantize --raw` reads them from an array.
+// The row length of `rows` after checking that they can be quantized to `format`: float32, float16
+// or float64 values, at least one dimension, rows of whole blocks. Throws Error(InvalidInput) naming
+// `source`.
+std::uint64_t quantize_row_length(const Tensor& rows, const BlockFormat& format, std::string_view source);
+
+// Quantizes every row of `rows` (checked as above) and hands the packed rows to `write` in order, a
+// run of rows worth about 16 MiB of input at a time, so memory stays bounded whatever the tensor's
+// size. float64 values round to the nearest float32 first. Throws as quantize_rows does, its
+// InvalidInput errors naming `source` and numbering rows from the tensor's first.
+void quantize_tensor_rows(const Tensor& rows, const BlockFormat& format, std::span<const float> importance, int threads,
+                          std::string_view source, const std::function<void(std::span<const std::byte>)>& write);
+
+// One importance weight per column from an array: 1-D, `n_per_row` float32 or float64 values.
+// Throws Error(InvalidInput) naming `source`.
+std::vector<float> importance_weights(const Tensor& weights, std::uint64_t n_per_row, std::string_view source);
 
 }  // namespace onnxq

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -81,6 +82,9 @@ struct MemoryEstimate {
 std::span<const std::string_view> kv_cache_type_names();
 // nullptr when `name` is not one of them ("q8_0", "gguf:q8_0" and "Q8_0" are the same).
 const BlockFormat* find_kv_cache_type(std::string_view name);
+// llama.cpp's -ngl as text: a layer count (0 or more), or "all" and -1 for every layer and the output
+// layer (-1 in EstimateOptions); nullopt for any other text.
+std::optional<std::int64_t> parse_gpu_layers(std::string_view text);
 
 // The compute buffer is an approximation of what ggml's graph allocator reserves for one
 // micro-batch of T = min(ubatch, cells) tokens with flash attention, in f32:
@@ -91,5 +95,13 @@ const BlockFormat* find_kv_cache_type(std::string_view name);
 // Throws Error(InvalidArgument) for a context or batch of 0, and for a quantized cache type whose
 // blocks do not divide a layer's K or V row.
 MemoryEstimate estimate_memory(const GgufModel& model, const EstimateOptions& options);
+
+// How a layer keeps its context, as `estimate` shows it: "full", "sliding window", "shared KV",
+// "recurrent", "recurrent+attention" or "none".
+std::string_view layer_attention_name(const LayerAttention& attention);
+
+// The estimate as one JSON object (2-space indent, no final newline): exact byte counts, RAM, VRAM
+// and both per row, every layer, the notes; `file` names the model. `onnxq estimate --json` prints it.
+std::string memory_estimate_json(const MemoryEstimate& estimate, std::string_view file);
 
 }  // namespace onnxq

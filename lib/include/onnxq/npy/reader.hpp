@@ -28,6 +28,9 @@ struct NpyArrayInfo {
   std::size_t unicode_chars = 0;  // for '<U<n>': n (the tensor is STRING)
 };
 
+// Whether `bytes` start with the .npy magic (\x93NUMPY): an array file, not raw values.
+bool has_npy_magic(std::span<const std::byte> bytes);
+
 // Parses and checks the preamble and header; `source` names the input in error messages.
 NpyArrayInfo parse_npy_header(std::span<const std::byte> file, std::string_view source = "npy");
 

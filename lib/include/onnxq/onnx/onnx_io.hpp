@@ -31,6 +31,10 @@ enum class TensorProtoEncoding {
 // Unsupported for external data and segments.
 NamedTensor decode_tensor_proto(std::span<const std::byte> bytes, const std::string& source);
 NamedTensor read_tensor_proto_file(const std::string& path);
+// A tensor file of the ONNX commands: a serialized TensorProto when the name ends in ".pb", else a
+// .npy. Either stays one of the process's inputs (io/same_file.hpp) after it is read and closed, so
+// that no output of the process replaces it.
+Tensor read_tensor_file(const std::string& path);
 std::string encode_tensor_proto(const Tensor& tensor, const std::string& name,
                                 TensorProtoEncoding encoding = TensorProtoEncoding::RawData);
 

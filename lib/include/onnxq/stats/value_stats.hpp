@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "onnxq/core/parallel.hpp"
+#include "onnxq/core/tensor.hpp"
 #include "onnxq/formats/block_source.hpp"
 #include "onnxq/formats/format.hpp"
 #include "onnxq/stats/block_scales.hpp"
@@ -38,6 +41,19 @@ struct TensorStats {
   ScaleCounts scales;
   std::uint64_t blocks = 0;
 };
+
+// One tensor's statistics with what a report shows of the tensor.
+struct NamedTensorStats {
+  std::string name;
+  std::string type;           // the format's GGUF name
+  Shape shape;                // ONNX order
+  bool block_format = false;  // plain types have no scales
+  TensorStats stats;
+};
+
+// The rows as `onnxq stats --json` prints them: a JSON array (2-space indent, no final newline),
+// min/max/mean/std null for a tensor without finite values.
+std::string tensor_stats_json(const std::vector<NamedTensorStats>& rows);
 
 // Elements per chunk: the library's chunk (onnxq/core/parallel.hpp), fixed so results do not
 // depend on threads.

@@ -1,4 +1,4 @@
-#include "tensor_file_names.hpp"
+#include "onnxq/io/tensor_file_names.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,11 +10,11 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 
 #include "onnxq/core/error.hpp"
-#include "text_table.hpp"
 
-namespace onnxq::cli {
+namespace onnxq {
 
 std::string tensor_file_name(std::string_view tensor_name, std::string_view extension) {
   static const char hex[] = "0123456789ABCDEF";
@@ -33,8 +33,8 @@ std::string tensor_file_name(std::string_view tensor_name, std::string_view exte
   if (out.empty()) out.push_back('%');
   out += extension;
   if (out.size() > 255)
-    invalid_input("tensor '" + escape_for_terminal(tensor_name) + "': its file name would be " +
-                  std::to_string(out.size()) + " bytes, more than a file name may have (255)");
+    invalid_input("the file name " + out.substr(0, 32) + "... of a tensor would be " + std::to_string(out.size()) +
+                  " bytes, more than a file name may have (255)");
   return out;
 }
 
@@ -74,7 +74,7 @@ bool directory_ignores_case(const std::string& dir) {
 }  // namespace
 
 void check_file_names_distinct(const std::string& dir, const std::vector<std::string>& names,
-                               const std::vector<std::string>& tensor_names) {
+                               const std::vector<std::string>& shown_names) {
   std::map<std::string, std::size_t> seen;  // lower-cased name -> index
   std::vector<std::pair<std::size_t, std::size_t>> clashes;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -83,9 +83,28 @@ void check_file_names_distinct(const std::string& dir, const std::vector<std::st
   }
   if (clashes.empty() || !directory_ignores_case(dir)) return;
   const auto [a, b] = clashes.front();
-  fail(ErrorKind::Io, "tensors '" + escape_for_terminal(tensor_names[a]) + "' and '" +
-                          escape_for_terminal(tensor_names[b]) + "' would be written to " + names[a] + " and " +
-                          names[b] + ", which are one file in " + dir + " (its file system ignores case)");
+  fail(ErrorKind::Io, "tensors '" + shown_names[a] + "' and '" + shown_names[b] + "' would be written to " + names[a] +
+                          " and " + names[b] + ", which are one file in " + dir + " (its file system ignores case)");
 }
 
-}  // namespace onnxq::cli
+std::vector<std::string> output_file_stems(const std::vector<std::string>& names) {
+  std::vector<std::string> stems;
+  std::set<std::string> used;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::string stem;
+    for (unsigned char c : names[k]) {
+      const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
+      stem += ok ? static_cast<char>(c) : '_';
+    }
+    // Appended, not "output_" + ...: GCC 12 warns falsely (-Wrestrict) on that.
+    if (stem.empty()) stem = std::string("output_").append(std::to_string(k));
+    if (stem[0] == '.') stem[0] = '_';
+    if (!used.insert(stem).second) stem.append("_").append(std::to_string(k));
+    used.insert(stem);
+    stems.push_back(std::move(stem));
+  }
+  return stems;
+}
+
+}  // namespace onnxq
