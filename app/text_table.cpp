@@ -1,7 +1,8 @@
 #include "text_table.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "onnxq/core/text_escape.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -49,25 +50,7 @@ void TextTable::print(std::ostream& out) const {
 }
 
 std::string escape_for_terminal(std::string_view text, Backslash backslash) {
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += backslash == Backslash::Escape ? "\\\\" : "\\"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out;
+  return escape_controls(text, backslash == Backslash::Keep);
 }
 
 }  // namespace onnxq::cli

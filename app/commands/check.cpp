@@ -1,5 +1,4 @@
 // onnxq check: every problem of a GGUF file, with its offset and record, errors and warnings.
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +8,7 @@
 #include "metadata_format.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/text_escape.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -18,24 +18,6 @@ struct CheckOptions {
   bool json = false;
   bool strict = false;
 };
-
-// Text from the file, shown so that nothing in it can act on a terminal: printable ASCII as is,
-// everything else (controls, escape sequences, any byte of 0x80 or more) as \xNN.
-std::string escaped(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
-}
 
 const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 
@@ -59,8 +41,8 @@ void render_check_json(const CheckFacts& facts) {
   for (const Finding& f : facts.findings) {
     Json j = {{"severity", severity_name(f.severity)}, {"code", f.code}, {"file", f.file}};
     j["offset"] = f.offset ? Json(*f.offset) : Json(nullptr);
-    j["key"] = f.key.empty() ? Json(nullptr) : Json(escaped(f.key));
-    j["tensor"] = f.tensor.empty() ? Json(nullptr) : Json(escaped(f.tensor));
+    j["key"] = f.key.empty() ? Json(nullptr) : Json(escape_bytes(f.key));
+    j["tensor"] = f.tensor.empty() ? Json(nullptr) : Json(escape_bytes(f.tensor));
     j["message"] = f.message;
     list.push_back(std::move(j));
   }
@@ -74,12 +56,12 @@ void render_check_text(const CheckFacts& facts) {
     std::string where;
     if (f.offset) where += " at offset " + std::to_string(*f.offset);
     if (!f.key.empty() || (f.code.find("key") != std::string::npos && f.tensor.empty()))
-      where += ", key '" + escaped(f.key) + "'";
-    if (!f.tensor.empty()) where += ", tensor '" + escaped(f.tensor) + "'";
-    std::cout << escaped(f.file) << ": " << severity_name(f.severity) << " [" << f.code << "]" << where << ": "
+      where += ", key '" + escape_bytes(f.key) + "'";
+    if (!f.tensor.empty()) where += ", tensor '" + escape_bytes(f.tensor) + "'";
+    std::cout << escape_bytes(f.file) << ": " << severity_name(f.severity) << " [" << f.code << "]" << where << ": "
               << f.message << '\n';
   }
-  std::cout << escaped(facts.path) << ": " << facts.errors << (facts.errors == 1 ? " error, " : " errors, ")
+  std::cout << escape_bytes(facts.path) << ": " << facts.errors << (facts.errors == 1 ? " error, " : " errors, ")
             << facts.warnings << (facts.warnings == 1 ? " warning" : " warnings") << '\n';
 }
 

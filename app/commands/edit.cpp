@@ -72,11 +72,11 @@ void run_edit(EditOptions& opts) {
   const GgufFile& file = model.primary();
   GgufMetadata metadata = GgufMetadata::from_records(file.metadata);
   const auto changes = apply_metadata_edits(metadata, opts.edits);
-  if (opts.dry_run) return print_changes(changes);
-  GgufWriteOptions options;
-  options.version = file.version;
-  options.big_endian = file.big_endian;
-  options.data_offset_modulo_block = file.data_offset;
+  const GgufWriteOptions options = gguf_edit_options(file);
+  if (opts.dry_run) {
+    gguf_plan_rewrite(model, file, metadata, options);  // refuses what the write would refuse
+    return print_changes(changes);
+  }
   write_gguf_file(model, file, metadata, options, opts.destination);
 }
 
@@ -88,7 +88,8 @@ void add_edit_command(CLI::App& app, const GlobalOptions&) {
       "--special-token. The tensors are copied byte for byte, by the kernel (copy_file_range), and the data "
       "section keeps its position modulo 4096 (a padding string under onnxq.header_padding makes up the "
       "difference), so that btrfs and XFS share the data blocks instead of copying them. A shard of a split "
-      "model is edited alone.");
+      "model is edited alone. Keys must be ASCII, as the GGUF specification requires: a file with another key is "
+      "read, and mended by --remove or --rename of that key.");
   add_gguf_file_argument(*cmd, opts->path);
   add_destination_options(*cmd, opts->destination);
   repeatable_value(cmd->add_option("--set", opts->edits.set,
@@ -108,7 +109,8 @@ void add_edit_command(CLI::App& app, const GlobalOptions&) {
   repeatable_value(cmd->add_option("--special-token", opts->edits.special_tokens,
                                    "NAME=TEXT or NAME=#ID, NAME one of bos eos pad unk sep cls mask: the token's id, "
                                    "found in tokenizer.ggml.tokens; repeatable"));
-  cmd->add_flag("--dry-run", opts->dry_run, "Print what would change, key by key, and write nothing");
+  cmd->add_flag("--dry-run", opts->dry_run,
+                "Print what would change, key by key, and write nothing (refusing what the write would refuse)");
   cmd->callback([opts] { run_edit(*opts); });
 }
 

@@ -156,11 +156,11 @@ py::list edit(const py::object& src, const py::object& dst, const py::object& se
                                        ? "#" + std::string(py::str(token))
                                        : token.cast<std::string>()));
   for (MetadataChange& c : apply_metadata_edits(md, rest)) changes.push_back(std::move(c));
-  if (dry_run) return change_tuples(changes);
-  GgufWriteOptions options;
-  options.version = model->primary().version;
-  options.big_endian = model->primary().big_endian;
-  options.data_offset_modulo_block = model->primary().data_offset;
+  const GgufWriteOptions options = gguf_edit_options(model->primary());
+  if (dry_run) {
+    gguf_plan_rewrite(*model, model->primary(), md, options);  // refuses what the write would refuse
+    return change_tuples(changes);
+  }
   {
     py::gil_scoped_release release;  // the copy
     write(*model, md, options, to);
@@ -225,7 +225,9 @@ token text, or its id as an int}. chat_template: the text; chat_template_file: a
 Removals come first, then renames, set, set_json, the chat template and the special tokens; the
 library's writer then refuses what a GGUF reader would (ValueError naming the key). Returns the
 changes made, as `onnxq edit --dry-run` lists them: (kind, key, detail) tuples, kind "remove",
-"rename", "set" or "add"; dry_run=True returns them and writes nothing. The GIL is released while
+"rename", "set" or "add"; dry_run=True returns them and writes nothing, refusing what the write
+would refuse. Keys must be ASCII (the GGUF specification's rule): a file with another key is read,
+and mended by removing or renaming that key. The GIL is released while
 reading and copying.)doc");
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,
