@@ -12,25 +12,6 @@ std::string count_text(std::uint64_t n, std::string_view one, std::string_view m
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
-Json optional_json(const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<std::string>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<bool>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
-
-// As stored: a number for a scalar key, an array for a per-layer one.
-Json layer_values_json(const std::optional<LayerValues>& v) {
-  if (!v) return nullptr;
-  if (!v->per_layer) return v->at(0);
-  return Json(v->values);
-}
-
-Json layer_indices(const ModelSummary& m, bool (*pick)(const LayerAttention&)) {
-  Json out = Json::array();
-  for (std::size_t i = 0; i < m.layers.size(); ++i)
-    if (pick(m.layers[i])) out.push_back(i);
-  return out;
-}
-
 std::string file_type_text(const ModelSummary& m) {
   const std::uint32_t id = *m.file_type & ~kLlamaFileTypeGuessed;
   const std::string_view name = llama_file_type_name(id);
@@ -140,87 +121,6 @@ FieldList tokenizer_fields(const TokenizerSummary& t, const std::string& path) {
   }
   for (const std::string& note : t.notes) f.add("note", file_text(note));
   return f;
-}
-
-Json model_json(const ModelSummary& m) {
-  Json file_type = nullptr;
-  if (m.file_type) {
-    const std::string_view name = llama_file_type_name(*m.file_type);
-    file_type = {{"id", *m.file_type & ~kLlamaFileTypeGuessed},
-                 {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},
-                 {"guessed", m.file_type_guessed}};
-  }
-  Json sliding = nullptr;
-  if (m.sliding_window)
-    sliding = {{"size", *m.sliding_window},
-               {"kind", std::string(sliding_window_kind_name(m.sliding_window_kind))},
-               {"layers", layer_indices(m, [](const LayerAttention& l) { return l.sliding_window; })}};
-  Json recurrent = nullptr;
-  if (m.recurrent_layers())
-    recurrent = {{"state", std::string(recurrent_state_kind_name(m.recurrent_state))},
-                 {"layers", layer_indices(m, [](const LayerAttention& l) { return l.recurrent; })},
-                 {"r_values", m.recurrent_r},
-                 {"s_values", m.recurrent_s}};
-  return {{"architecture", m.architecture.empty() ? Json(nullptr) : Json(m.architecture)},
-          {"name", optional_json(m.name)},
-          {"type", optional_json(m.type)},
-          {"size_label", optional_json(m.size_label)},
-          {"file_type", file_type},
-          {"quantization_version", optional_json(m.quantization_version)},
-          {"parameters", m.parameters},
-          {"tensor_bytes", m.tensor_bytes},
-          {"bits_per_weight", m.bits_per_weight},
-          {"context_length", optional_json(m.context_length)},
-          {"embedding_length", optional_json(m.embedding_length)},
-          {"block_count", optional_json(m.block_count)},
-          {"layers", m.layers.size()},
-          {"vocab_size", optional_json(m.vocab_size)},
-          {"head_count", layer_values_json(m.head_count)},
-          {"head_count_kv", layer_values_json(m.head_count_kv)},
-          {"key_length", optional_json(m.key_length)},
-          {"value_length", optional_json(m.value_length)},
-          {"head_dim_k", m.head_dim_k},
-          {"head_dim_v", m.head_dim_v},
-          {"feed_forward_length", layer_values_json(m.feed_forward_length)},
-          {"expert_count", optional_json(m.expert_count)},
-          {"expert_used_count", optional_json(m.expert_used_count)},
-          {"expert_shared_count", optional_json(m.expert_shared_count)},
-          {"expert_feed_forward_length", optional_json(m.expert_feed_forward_length)},
-          {"rope",
-           {{"dimension_count", optional_json(m.rope.dimension_count)},
-            {"freq_base", optional_json(m.rope.freq_base)},
-            {"scaling_type", optional_json(m.rope.scaling_type)},
-            {"scaling_factor", optional_json(m.rope.scaling_factor)},
-            {"original_context_length", optional_json(m.rope.original_context_length)}}},
-          {"sliding_window", sliding},
-          {"recurrent", recurrent},
-          {"mla", m.mla},
-          {"kv_cache", m.has_kv_cache},
-          {"kv_cache_layers", layer_indices(m, [](const LayerAttention& l) { return l.kv_cache; })},
-          {"notes", m.notes}};
-}
-
-Json tokenizer_json(const TokenizerSummary& t) {
-  if (!t.present) return nullptr;
-  Json special = Json::array();
-  for (const onnxq::SpecialToken& s : t.special)
-    special.push_back({{"role", std::string(s.role)},
-                       {"key", s.key},
-                       {"id", s.id},
-                       {"text", s.text ? Json(*s.text) : Json(nullptr)}});
-  return {{"model", optional_json(t.model)},
-          {"pre", optional_json(t.pre)},
-          {"tokens", optional_json(t.tokens)},
-          {"merges", optional_json(t.merges)},
-          {"scores", t.has_scores},
-          {"token_types", t.has_token_types},
-          {"special", special},
-          {"add_bos_token", optional_json(t.add_bos)},
-          {"add_eos_token", optional_json(t.add_eos)},
-          {"add_space_prefix", optional_json(t.add_space_prefix)},
-          {"chat_template_bytes", optional_json(t.chat_template_bytes)},
-          {"named_chat_templates", t.named_chat_templates},
-          {"notes", t.notes}};
 }
 
 }  // namespace onnxq::cli

@@ -1,7 +1,7 @@
-// The model and tokenizer summaries (library facts) as report fields and as JSON, for info.
+// The model and tokenizer summaries (library facts) as report fields, for info (the JSON is the
+// library's: onnxq/model/model_info.hpp).
 #pragma once
 
-#include "metadata_format.hpp"
 #include "onnxq/model/model_summary.hpp"
 #include "onnxq/model/tokenizer.hpp"
 #include "report.hpp"
@@ -10,8 +10,6 @@ namespace onnxq::cli {
 
 FieldList model_fields(const ModelSummary& model);
 FieldList tokenizer_fields(const TokenizerSummary& tokenizer, const std::string& path);
-Json model_json(const ModelSummary& model);
-Json tokenizer_json(const TokenizerSummary& tokenizer);  // null when the file has no tokenizer
 
 // "8", or for a per-layer array that varies "8 on 30 layers, 0 on 2".
 std::string layer_values_text(const LayerValues& values);
