@@ -1,5 +1,5 @@
-// Text to elements of a dtype: exact integers, floats rounded to the dtype, bools, strings; one-line
-// errors naming the text.
+// Text to elements of a dtype: exact integers, floats rounded to the dtype, bools, strings; byte
+// sizes in decimal and binary units; one-line errors naming the text.
 #include "onnxq/core/value_text.hpp"
 
 #include <gtest/gtest.h>
@@ -50,6 +50,30 @@ TEST(ValueText, TextThatIsNotAValueIsNamed) {
   EXPECT_EQ(error_of(DType::Float, {"x"}), "'x' is not a number");
   EXPECT_EQ(error_of(DType::Float, {""}), "'' is not a number");
   EXPECT_EQ(error_of(DType::Bool, {"yes"}), "'yes' is not a bool (0, 1, true, false)");
+}
+
+// Sizes as split --max-shard-size and export --max-shard-size take them.
+TEST(ValueText, ByteSizes) {
+  EXPECT_EQ(parse_byte_size("123"), 123u);
+  EXPECT_EQ(parse_byte_size("5GB"), 5000000000u);
+  EXPECT_EQ(parse_byte_size("5g"), 5000000000u);
+  EXPECT_EQ(parse_byte_size("500 MB"), 500000000u);
+  EXPECT_EQ(parse_byte_size("2GiB"), 2147483648u);
+  EXPECT_EQ(parse_byte_size("1kib"), 1024u);
+  EXPECT_EQ(parse_byte_size("3TiB"), 3298534883328u);
+  EXPECT_EQ(parse_byte_size("1.5K"), 1500u);
+  EXPECT_EQ(parse_byte_size("7B"), 7u);
+  EXPECT_EQ(parse_byte_size("2.9"), 2u);  // whole bytes, rounded down
+  for (const char* bad : {"", "0", "0.5", "-1GB", "5XB", "GB", "1e30", "nan", "inf"}) {
+    try {
+      parse_byte_size(bad);
+      ADD_FAILURE() << "no error for '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+      EXPECT_EQ(std::string(e.what()),
+                "'" + std::string(bad) + "' is not a size; expected e.g. 5GB, 500MB, 2GiB or a byte count");
+    }
+  }
 }
 
 }  // namespace

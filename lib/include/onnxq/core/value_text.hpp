@@ -1,6 +1,7 @@
-// Values written as text (a command line's, a config's) as elements of a dtype.
+// Values written as text (a command line's, a config's): elements of a dtype, byte sizes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,11 @@ namespace onnxq {
 // strings are taken as they are. Throws Error(InvalidArgument) naming the text that is not a value
 // of the dtype, or the dtype that has no text form.
 Tensor tensor_from_text(DType dtype, const std::vector<std::string>& texts);
+
+// A size written as text: "5GB" (decimal units, as Hugging Face's max_shard_size), "2GiB" (binary),
+// "500M", "123" (bytes); units B, K/KB, M/MB, G/GB, T/TB, KiB ... TiB, case ignored, a fraction
+// allowed ("1.5G"), rounded down to whole bytes. Throws Error(InvalidArgument) naming the text when it
+// is not a size of at least one byte.
+std::uint64_t parse_byte_size(const std::string& text);
 
 }  // namespace onnxq
