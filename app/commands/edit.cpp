@@ -1,10 +1,5 @@
 // onnxq edit: a GGUF file with changed metadata, its tensors copied byte for byte (in the kernel,
 // their blocks shared where the file system can: the data section keeps its position modulo 4096).
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -29,21 +24,10 @@ struct EditOptions {
   bool dry_run = false;
 };
 
-std::string read_text_file(const std::string& path) {
-  if (path == "-") {
-    const auto bytes = read_all(0, "standard input");
-    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_error(errno, "cannot open " + path + ": " + std::strerror(errno));
-  std::vector<std::byte> bytes;
-  try {
-    bytes = read_all(fd, path);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
+// The file's text; '-': standard input.
+std::string text_of(const std::string& path) {
+  if (path != "-") return read_text_file(path);
+  const auto bytes = read_all(0, "standard input");
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
@@ -64,7 +48,7 @@ void run_edit(EditOptions& opts) {
   if (!opts.chat_template.empty() && !opts.chat_template_file.empty())
     throw CLI::ValidationError("--chat-template", "give --chat-template or --chat-template-file, not both");
   if (!opts.chat_template_file.empty()) {
-    opts.edits.chat_template = read_text_file(opts.chat_template_file);
+    opts.edits.chat_template = text_of(opts.chat_template_file);
     opts.edits.chat_template_given = true;
   }
   // One file: a shard of a split model is edited alone (its metadata is its own).

@@ -5,11 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <bit>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/metadata_edit.hpp"
@@ -17,6 +13,7 @@
 #include "onnxq/gguf/split_write.hpp"
 #include "onnxq/gguf/writer.hpp"
 #include "onnxq/io/io_options.hpp"
+#include "onnxq/io/read_all.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -94,15 +91,6 @@ MetadataEdits plan() {
   return edits;
 }
 
-std::string file_text(const py::object& path) {
-  const std::string name = fs_path(path);
-  std::ifstream in(name, std::ios::binary);
-  if (!in) io_error(errno, "cannot open " + name + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The changes as (kind, key, detail) tuples: ("set", key, "OLD -> NEW"), ("add", key, "TYPE VALUE"),
 // ("remove", key, old value), ("rename", key, new name), as `onnxq edit --dry-run` lists them.
 py::list change_tuples(const std::vector<MetadataChange>& changes) {
@@ -149,7 +137,7 @@ py::list edit(const py::object& src, const py::object& dst, const py::object& se
   for (const auto& [key, json] : set_json) rest.set_json.push_back(key + "=" + json);
   rest.chat_template_given = chat_template.has_value() || !chat_template_file.is_none();
   if (chat_template) rest.chat_template = *chat_template;
-  if (!chat_template_file.is_none()) rest.chat_template = file_text(chat_template_file);
+  if (!chat_template_file.is_none()) rest.chat_template = read_text_file(fs_path(chat_template_file));
   for (const auto& [name, token] : special_tokens)
     rest.special_tokens.push_back(name + "=" +
                                   (py::isinstance<py::int_>(token) && !py::isinstance<py::bool_>(token)
