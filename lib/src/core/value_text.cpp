@@ -1,4 +1,4 @@
-// Text to elements of a dtype, and to byte sizes.
+// Text to elements of a dtype, byte sizes and shapes.
 #include "onnxq/core/value_text.hpp"
 
 #include <cctype>
@@ -106,6 +106,30 @@ std::uint64_t parse_byte_size(const std::string& text) {
   if (used == 0 || scale == 0 || !(bytes >= 1) || bytes > 1.8e19)
     invalid_argument("'" + text + "' is not a size; expected e.g. 5GB, 500MB, 2GiB or a byte count");
   return static_cast<std::uint64_t>(std::floor(bytes));
+}
+
+Shape shape_from_text(const std::string& text) {
+  Shape shape;
+  std::string digits;
+  auto flush = [&] {
+    if (digits.empty()) invalid_argument("must be comma-separated sizes such as 2,32, got '" + text + "'");
+    try {
+      shape.push_back(std::stoll(digits));
+    } catch (const std::exception&) {
+      invalid_argument("size '" + digits + "' is out of range");
+    }
+    digits.clear();
+  };
+  for (char ch : text) {
+    if (ch == ',')
+      flush();
+    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty()))
+      digits += ch;
+    else if (ch != ' ' && ch != '[' && ch != ']')
+      invalid_argument("must be comma-separated sizes such as 2,32, got '" + text + "'");
+  }
+  if (!digits.empty() || !shape.empty()) flush();
+  return shape;
 }
 
 }  // namespace onnxq

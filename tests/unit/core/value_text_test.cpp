@@ -1,5 +1,5 @@
 // Text to elements of a dtype: exact integers, floats rounded to the dtype, bools, strings; byte
-// sizes in decimal and binary units; one-line errors naming the text.
+// sizes in decimal and binary units; shapes; one-line errors naming the text.
 #include "onnxq/core/value_text.hpp"
 
 #include <gtest/gtest.h>
@@ -74,6 +74,30 @@ TEST(ValueText, ByteSizes) {
                 "'" + std::string(bad) + "' is not a size; expected e.g. 5GB, 500MB, 2GiB or a byte count");
     }
   }
+}
+
+// Shapes as dequant --shape and quantize --shape take them.
+TEST(ValueText, Shapes) {
+  EXPECT_EQ(shape_from_text("2,32"), Shape({2, 32}));
+  EXPECT_EQ(shape_from_text("[2, 32, 1]"), Shape({2, 32, 1}));
+  EXPECT_EQ(shape_from_text("7"), Shape({7}));
+  EXPECT_EQ(shape_from_text(""), Shape{});
+  EXPECT_EQ(shape_from_text("[]"), Shape{});
+  EXPECT_EQ(shape_from_text("-1,4"), Shape({-1, 4}));  // the caller checks the sizes
+  auto refused = [](const std::string& text, const std::string& message) {
+    try {
+      shape_from_text(text);
+      ADD_FAILURE() << "no error for '" << text << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  };
+  refused("2,x", "must be comma-separated sizes such as 2,32, got '2,x'");
+  refused("2,,3", "must be comma-separated sizes such as 2,32, got '2,,3'");
+  refused("2,", "must be comma-separated sizes such as 2,32, got '2,'");
+  refused("1-2", "must be comma-separated sizes such as 2,32, got '1-2'");
+  refused("99999999999999999999", "size '99999999999999999999' is out of range");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Values written as text (a command line's, a config's): elements of a dtype, byte sizes.
+// Values written as text (a command line's, a config's): elements of a dtype, byte sizes, shapes.
 #pragma once
 
 #include <cstdint>
@@ -20,5 +20,10 @@ Tensor tensor_from_text(DType dtype, const std::vector<std::string>& texts);
 // allowed ("1.5G"), rounded down to whole bytes. Throws Error(InvalidArgument) naming the text when it
 // is not a size of at least one byte.
 std::uint64_t parse_byte_size(const std::string& text);
+
+// A shape written as sizes separated by commas ("2,32", spaces and brackets ignored: "[2, 32]"),
+// "" or "[]" a scalar. Throws Error(InvalidArgument) "must be comma-separated sizes such as 2,32,
+// got 'TEXT'" or "size 'N' is out of range" (a front end names its option before it).
+Shape shape_from_text(const std::string& text);
 
 }  // namespace onnxq
