@@ -21,13 +21,6 @@ std::string markdown_of(const Cell& cell) {
   return cell.text;
 }
 
-std::size_t display_width(std::string_view s) {
-  std::size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
 }  // namespace
 
 OutputFormat output_format(bool json, bool markdown) {

@@ -5,17 +5,13 @@
 #include "onnxq/core/text_escape.hpp"
 
 namespace onnxq::cli {
-namespace {
 
-// Display width: count UTF-8 code points, not bytes (continuation bytes add nothing).
-std::size_t display_width(const std::string& s) {
+std::size_t display_width(std::string_view s) {
   std::size_t w = 0;
   for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
+    if ((c & 0xC0) != 0x80) ++w;  // continuation bytes add nothing
   return w;
 }
-
-}  // namespace
 
 TextTable::TextTable(std::vector<std::string> header, std::vector<Align> align)
     : header_(std::move(header)), align_(std::move(align)) {
