@@ -32,14 +32,7 @@ std::string text_of(const std::string& path) {
 }
 
 void print_changes(const std::vector<MetadataChange>& changes) {
-  for (const MetadataChange& c : changes) {
-    switch (c.kind) {
-      case MetadataChange::Add: std::cout << "add     " << c.key << ": " << c.detail << '\n'; break;
-      case MetadataChange::Set: std::cout << "set     " << c.key << ": " << c.detail << '\n'; break;
-      case MetadataChange::Remove: std::cout << "remove  " << c.key << " (was " << c.detail << ")\n"; break;
-      case MetadataChange::Rename: std::cout << "rename  " << c.key << " -> " << c.detail << '\n'; break;
-    }
-  }
+  for (const MetadataChange& c : changes) std::cout << metadata_change_line(c) << '\n';
   std::cout << changes.size() << (changes.size() == 1 ? " change" : " changes") << "; tensors untouched\n";
 }
 

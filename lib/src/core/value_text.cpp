@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -106,6 +107,18 @@ std::uint64_t parse_byte_size(const std::string& text) {
   if (used == 0 || scale == 0 || !(bytes >= 1) || bytes > 1.8e19)
     invalid_argument("'" + text + "' is not a size; expected e.g. 5GB, 500MB, 2GiB or a byte count");
   return static_cast<std::uint64_t>(std::floor(bytes));
+}
+
+std::string binary_units_text(double bytes, int decimals, int largest) {
+  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < largest && u < 5) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f %s", u == 0 ? 0 : decimals, bytes, units[u]);
+  return text;
 }
 
 Shape shape_from_text(const std::string& text) {

@@ -76,6 +76,19 @@ TEST(ValueText, ByteSizes) {
   }
 }
 
+// Byte counts for people: progress and logs with one decimal up to TiB, estimate's tables with two
+// up to PiB.
+TEST(ValueText, BinaryUnits) {
+  EXPECT_EQ(binary_units_text(0, 1, 4), "0 B");
+  EXPECT_EQ(binary_units_text(1023, 2, 5), "1023 B");
+  EXPECT_EQ(binary_units_text(1024, 1, 4), "1.0 KiB");
+  EXPECT_EQ(binary_units_text(1536, 2, 5), "1.50 KiB");
+  EXPECT_EQ(binary_units_text(20275.0, 1, 4), "19.8 KiB");
+  EXPECT_EQ(binary_units_text(3.0 * (1ull << 30), 2, 5), "3.00 GiB");
+  EXPECT_EQ(binary_units_text(2048.0 * (1ull << 40), 1, 4), "2048.0 TiB");  // the largest unit asked for
+  EXPECT_EQ(binary_units_text(2048.0 * (1ull << 40), 2, 5), "2.00 PiB");
+}
+
 // Shapes as dequant --shape and quantize --shape take them.
 TEST(ValueText, Shapes) {
   EXPECT_EQ(shape_from_text("2,32"), Shape({2, 32}));

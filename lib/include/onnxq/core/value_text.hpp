@@ -20,6 +20,9 @@ Tensor tensor_from_text(DType dtype, const std::vector<std::string>& texts);
 // allowed ("1.5G"), rounded down to whole bytes. Throws Error(InvalidArgument) naming the text when it
 // is not a size of at least one byte.
 std::uint64_t parse_byte_size(const std::string& text);
+// A byte count in binary units for people: "17 B" (whole bytes below 1 KiB), else "1.5 GiB" with
+// `decimals` digits, in the largest unit up to `largest` (1 KiB ... 5 PiB) that keeps it at least 1.
+std::string binary_units_text(double bytes, int decimals, int largest);
 
 // A shape written as sizes separated by commas ("2,32", spaces and brackets ignored: "[2, 32]"),
 // "" or "[]" a scalar. Throws Error(InvalidArgument) "must be comma-separated sizes such as 2,32,
