@@ -1,6 +1,8 @@
 #include "common_options.hpp"
 
+#include "onnxq/core/error.hpp"
 #include "onnxq/core/parallel.hpp"
+#include "onnxq/core/value_text.hpp"
 
 #include <charconv>
 #include <unordered_set>
@@ -88,28 +90,11 @@ std::string join_with_commas(const std::vector<std::string>& words) {
 }
 
 Shape parse_shape(const std::string& command, const std::string& text) {
-  auto usage = [&](const std::string& message) { throw CLI::ValidationError(command, message); };
-  Shape shape;
-  std::string digits;
-  auto flush = [&] {
-    if (digits.empty()) usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
-    try {
-      shape.push_back(std::stoll(digits));
-    } catch (const std::exception&) {
-      usage("--shape size '" + digits + "' is out of range");
-    }
-    digits.clear();
-  };
-  for (char ch : text) {
-    if (ch == ',')
-      flush();
-    else if ((ch >= '0' && ch <= '9') || (ch == '-' && digits.empty()))
-      digits += ch;
-    else if (ch != ' ' && ch != '[' && ch != ']')
-      usage("--shape must be comma-separated sizes such as 2,32, got '" + text + "'");
+  try {
+    return shape_from_text(text);
+  } catch (const Error& e) {
+    throw CLI::ValidationError(command, "--shape " + std::string(e.what()));
   }
-  if (!digits.empty() || !shape.empty()) flush();
-  return shape;
 }
 
 }  // namespace onnxq::cli

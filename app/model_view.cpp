@@ -1,226 +1,26 @@
 #include "model_view.hpp"
 
-#include <charconv>
-#include <map>
-
-#include "onnxq/model/file_type.hpp"
-
 namespace onnxq::cli {
 namespace {
 
-std::string count_text(std::uint64_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
-Json optional_json(const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<std::string>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<bool>& v) { return v ? Json(*v) : Json(nullptr); }
-Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
-
-// As stored: a number for a scalar key, an array for a per-layer one.
-Json layer_values_json(const std::optional<LayerValues>& v) {
-  if (!v) return nullptr;
-  if (!v->per_layer) return v->at(0);
-  return Json(v->values);
-}
-
-Json layer_indices(const ModelSummary& m, bool (*pick)(const LayerAttention&)) {
-  Json out = Json::array();
-  for (std::size_t i = 0; i < m.layers.size(); ++i)
-    if (pick(m.layers[i])) out.push_back(i);
-  return out;
-}
-
-std::string file_type_text(const ModelSummary& m) {
-  const std::uint32_t id = *m.file_type & ~kLlamaFileTypeGuessed;
-  const std::string_view name = llama_file_type_name(id);
-  std::string text = name.empty() ? "unknown" : std::string(name);
-  if (m.file_type_guessed) return text + " (no general.file_type; guessed from the tensor types, as llama.cpp does)";
-  return text + " (" + std::to_string(*m.file_type) + ")";
-}
-
-std::string rope_text(const ModelSummary::Rope& r) {
-  std::vector<std::string> parts;
-  if (r.freq_base) parts.push_back("base " + number_text(*r.freq_base));
-  if (r.scaling_type || r.scaling_factor) {
-    std::string s = "scaling " + r.scaling_type.value_or("linear");
-    if (r.scaling_factor) s += " x" + number_text(*r.scaling_factor);
-    if (r.original_context_length) s += " from " + std::to_string(*r.original_context_length) + " tokens";
-    parts.push_back(s);
+FieldList fields(const std::vector<SummaryLine>& lines) {
+  FieldList f;
+  for (const SummaryLine& line : lines) {
+    switch (line.kind) {
+      case SummaryLine::Kind::Plain: f.add(line.label, plain(line.text)); break;
+      case SummaryLine::Kind::FromFile: f.add(line.label, file_text(line.text)); break;
+      case SummaryLine::Kind::Code: f.add(line.label, code(line.text)); break;
+    }
   }
-  if (r.dimension_count) parts.push_back(std::to_string(*r.dimension_count) + " dimensions");
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
+  return f;
 }
 
 }  // namespace
 
-std::string number_text(double value) {
-  char buf[64];
-  if (value == static_cast<double>(static_cast<long long>(value)) && value > -1e15 && value < 1e15)
-    return std::to_string(static_cast<long long>(value));  // 500000, not 5e+05
-  const float f = static_cast<float>(value);
-  const auto r = static_cast<double>(f) == value ? std::to_chars(buf, buf + sizeof buf, f)
-                                                 : std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, r.ptr);
-}
-
-std::string layer_values_text(const LayerValues& v) {
-  if (v.uniform()) return std::to_string(v.at(0));
-  std::map<std::uint64_t, std::uint64_t, std::greater<>> counts;
-  for (std::uint64_t x : v.values) ++counts[x];
-  if (counts.size() > 3) return "per layer, " + std::to_string(v.min()) + " to " + std::to_string(v.max());
-  std::string out;
-  for (const auto& [value, n] : counts)
-    out += (out.empty() ? "" : ", ") + std::to_string(value) + " on " + count_text(n, "layer", "layers");
-  return out;
-}
-
-FieldList model_fields(const ModelSummary& m) {
-  FieldList f;
-  if (!m.architecture.empty()) f.add("architecture", file_text(m.architecture));
-  if (m.name) f.add("name", file_text(*m.name));
-  if (m.type) f.add("type", file_text(*m.type));
-  if (m.size_label) f.add("size label", file_text(*m.size_label));
-  if (m.file_type) f.add("file type", plain(file_type_text(m)));
-  if (m.context_length) f.add("context length", plain(std::to_string(*m.context_length)));
-  if (m.embedding_length) f.add("embedding length", plain(std::to_string(*m.embedding_length)));
-  if (m.block_count) f.add("layers", plain(std::to_string(*m.block_count)));
-  if (m.head_count) f.add("heads", plain(layer_values_text(*m.head_count)));
-  if (m.head_count_kv) f.add("KV heads", plain(layer_values_text(*m.head_count_kv)));
-  if (m.head_dim_k || m.head_dim_v)
-    f.add("head size", plain(std::to_string(m.head_dim_k) + " (K), " + std::to_string(m.head_dim_v) + " (V)" +
-                             (m.mla ? "; multi-head latent attention" : "")));
-  if (m.feed_forward_length) f.add("feed-forward length", plain(layer_values_text(*m.feed_forward_length)));
-  if (m.expert_count) {
-    std::string e = std::to_string(*m.expert_count);
-    if (m.expert_used_count) e += ", " + std::to_string(*m.expert_used_count) + " used per token";
-    if (m.expert_shared_count) e += ", " + std::to_string(*m.expert_shared_count) + " shared";
-    f.add("experts", plain(e));
-  }
-  if (m.expert_feed_forward_length) f.add("expert feed-forward", plain(std::to_string(*m.expert_feed_forward_length)));
-  if (const std::string rope = rope_text(m.rope); !rope.empty()) f.add("RoPE", plain(rope));
-  if (m.sliding_window)
-    f.add("sliding window",
-          plain(std::to_string(*m.sliding_window) + " tokens (" +
-                std::string(sliding_window_kind_name(m.sliding_window_kind)) + ") on " +
-                std::to_string(m.sliding_window_layers()) + " of " + count_text(m.layers.size(), "layer", "layers")));
-  if (const std::uint64_t r = m.recurrent_layers())
-    f.add("recurrent layers", plain(std::to_string(r) + " of " + std::to_string(m.layers.size()) + " (" +
-                                    std::string(recurrent_state_kind_name(m.recurrent_state)) + " state)"));
-  if (!m.has_kv_cache && m.recurrent_layers() == 0 && !m.layers.empty())
-    f.add("KV cache", plain("none (llama.cpp runs this architecture without one)"));
-  if (m.vocab_size) f.add("vocabulary", plain(std::to_string(*m.vocab_size)));
-  for (const std::string& note : m.notes) f.add("note", file_text(note));
-  return f;
-}
+FieldList model_fields(const ModelSummary& m) { return fields(model_summary_lines(m)); }
 
 FieldList tokenizer_fields(const TokenizerSummary& t, const std::string& path) {
-  FieldList f;
-  if (t.model) f.add("model", file_text(*t.model));
-  if (t.pre) f.add("pre-tokenizer", file_text(*t.pre));
-  if (t.tokens) f.add("tokens", plain(std::to_string(*t.tokens)));
-  if (t.merges) f.add("merges", plain(std::to_string(*t.merges)));
-  for (const onnxq::SpecialToken& s : t.special) {
-    std::string value = std::to_string(s.id);
-    if (s.text) value += " \"" + escape_for_terminal(*s.text) + "\"";
-    f.add(std::string(s.role), code(value));
-  }
-  if (t.add_bos) f.add("add bos", plain(*t.add_bos ? "true" : "false"));
-  if (t.add_eos) f.add("add eos", plain(*t.add_eos ? "true" : "false"));
-  if (t.add_space_prefix) f.add("add space prefix", plain(*t.add_space_prefix ? "true" : "false"));
-  if (t.chat_template_bytes)
-    f.add("chat template", plain(count_text(*t.chat_template_bytes, "byte", "bytes") + " (onnxq meta " +
-                                 escape_for_terminal(path) + " --key tokenizer.chat_template)"));
-  if (!t.named_chat_templates.empty()) {
-    std::string names;
-    for (const std::string& n : t.named_chat_templates) names += (names.empty() ? "" : ", ") + escape_for_terminal(n);
-    f.add("named templates", plain(names));
-  }
-  for (const std::string& note : t.notes) f.add("note", file_text(note));
-  return f;
-}
-
-Json model_json(const ModelSummary& m) {
-  Json file_type = nullptr;
-  if (m.file_type) {
-    const std::string_view name = llama_file_type_name(*m.file_type);
-    file_type = {{"id", *m.file_type & ~kLlamaFileTypeGuessed},
-                 {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},
-                 {"guessed", m.file_type_guessed}};
-  }
-  Json sliding = nullptr;
-  if (m.sliding_window)
-    sliding = {{"size", *m.sliding_window},
-               {"kind", std::string(sliding_window_kind_name(m.sliding_window_kind))},
-               {"layers", layer_indices(m, [](const LayerAttention& l) { return l.sliding_window; })}};
-  Json recurrent = nullptr;
-  if (m.recurrent_layers())
-    recurrent = {{"state", std::string(recurrent_state_kind_name(m.recurrent_state))},
-                 {"layers", layer_indices(m, [](const LayerAttention& l) { return l.recurrent; })},
-                 {"r_values", m.recurrent_r},
-                 {"s_values", m.recurrent_s}};
-  return {{"architecture", m.architecture.empty() ? Json(nullptr) : Json(m.architecture)},
-          {"name", optional_json(m.name)},
-          {"type", optional_json(m.type)},
-          {"size_label", optional_json(m.size_label)},
-          {"file_type", file_type},
-          {"quantization_version", optional_json(m.quantization_version)},
-          {"parameters", m.parameters},
-          {"tensor_bytes", m.tensor_bytes},
-          {"bits_per_weight", m.bits_per_weight},
-          {"context_length", optional_json(m.context_length)},
-          {"embedding_length", optional_json(m.embedding_length)},
-          {"block_count", optional_json(m.block_count)},
-          {"layers", m.layers.size()},
-          {"vocab_size", optional_json(m.vocab_size)},
-          {"head_count", layer_values_json(m.head_count)},
-          {"head_count_kv", layer_values_json(m.head_count_kv)},
-          {"key_length", optional_json(m.key_length)},
-          {"value_length", optional_json(m.value_length)},
-          {"head_dim_k", m.head_dim_k},
-          {"head_dim_v", m.head_dim_v},
-          {"feed_forward_length", layer_values_json(m.feed_forward_length)},
-          {"expert_count", optional_json(m.expert_count)},
-          {"expert_used_count", optional_json(m.expert_used_count)},
-          {"expert_shared_count", optional_json(m.expert_shared_count)},
-          {"expert_feed_forward_length", optional_json(m.expert_feed_forward_length)},
-          {"rope",
-           {{"dimension_count", optional_json(m.rope.dimension_count)},
-            {"freq_base", optional_json(m.rope.freq_base)},
-            {"scaling_type", optional_json(m.rope.scaling_type)},
-            {"scaling_factor", optional_json(m.rope.scaling_factor)},
-            {"original_context_length", optional_json(m.rope.original_context_length)}}},
-          {"sliding_window", sliding},
-          {"recurrent", recurrent},
-          {"mla", m.mla},
-          {"kv_cache", m.has_kv_cache},
-          {"kv_cache_layers", layer_indices(m, [](const LayerAttention& l) { return l.kv_cache; })},
-          {"notes", m.notes}};
-}
-
-Json tokenizer_json(const TokenizerSummary& t) {
-  if (!t.present) return nullptr;
-  Json special = Json::array();
-  for (const onnxq::SpecialToken& s : t.special)
-    special.push_back({{"role", std::string(s.role)},
-                       {"key", s.key},
-                       {"id", s.id},
-                       {"text", s.text ? Json(*s.text) : Json(nullptr)}});
-  return {{"model", optional_json(t.model)},
-          {"pre", optional_json(t.pre)},
-          {"tokens", optional_json(t.tokens)},
-          {"merges", optional_json(t.merges)},
-          {"scores", t.has_scores},
-          {"token_types", t.has_token_types},
-          {"special", special},
-          {"add_bos_token", optional_json(t.add_bos)},
-          {"add_eos_token", optional_json(t.add_eos)},
-          {"add_space_prefix", optional_json(t.add_space_prefix)},
-          {"chat_template_bytes", optional_json(t.chat_template_bytes)},
-          {"named_chat_templates", t.named_chat_templates},
-          {"notes", t.notes}};
+  return fields(tokenizer_summary_lines(t, path));
 }
 
 }  // namespace onnxq::cli

@@ -1,21 +1,16 @@
-// The model and tokenizer summaries (library facts) as report fields and as JSON, for info.
+// The model and tokenizer summaries as report fields, for info: the library's lines
+// (onnxq/model/summary_text.hpp; the JSON is model_info.hpp's).
 #pragma once
 
-#include "metadata_format.hpp"
-#include "onnxq/model/model_summary.hpp"
-#include "onnxq/model/tokenizer.hpp"
+#include "onnxq/model/summary_text.hpp"
 #include "report.hpp"
 
 namespace onnxq::cli {
 
 FieldList model_fields(const ModelSummary& model);
 FieldList tokenizer_fields(const TokenizerSummary& tokenizer, const std::string& path);
-Json model_json(const ModelSummary& model);
-Json tokenizer_json(const TokenizerSummary& tokenizer);  // null when the file has no tokenizer
 
-// "8", or for a per-layer array that varies "8 on 30 layers, 0 on 2".
-std::string layer_values_text(const LayerValues& values);
-// Shortest text that reads back to the value (a float from an f32 key prints as that float).
-std::string number_text(double value);
+// Shortest text that reads back to the value (onnxq/model/summary_text.hpp).
+inline std::string number_text(double value) { return shortest_number_text(value); }
 
 }  // namespace onnxq::cli

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "onnxq/core/value_text.hpp"
+
 namespace onnxq::cli {
 namespace {
 
@@ -26,17 +28,7 @@ std::string human_duration(double seconds) {
 
 void set_progress_enabled(bool enabled) { g_enabled = enabled; }
 
-std::string human_bytes(double bytes) {
-  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return text;
-}
+std::string human_bytes(double bytes) { return binary_units_text(bytes, 1, 4); }
 
 Progress::Progress(std::string label, std::uint64_t total, Unit unit, std::string item_name)
     : active_(g_enabled && ::isatty(2) == 1),

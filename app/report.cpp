@@ -3,7 +3,8 @@
 #include <CLI/Error.hpp>  // the errors only: all of CLI11 costs a file ~6 s to compile
 
 #include <algorithm>
-#include <cstdio>
+
+#include "onnxq/core/value_text.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -19,13 +20,6 @@ std::string markdown_of(const Cell& cell) {
     case Cell::Kind::Code: return markdown_code(cell.text);
   }
   return cell.text;
-}
-
-std::size_t display_width(std::string_view s) {
-  std::size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
 }
 
 }  // namespace
@@ -118,18 +112,6 @@ void print_paragraph(std::ostream& out, OutputFormat format, std::string_view te
   if (format == OutputFormat::Markdown) out << '\n';
 }
 
-std::string byte_units(std::uint64_t bytes) {
-  static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes < 1024) return std::to_string(bytes) + " B";
-  double v = static_cast<double>(bytes) / 1024;
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
-  return buf;
-}
+std::string byte_units(std::uint64_t bytes) { return binary_units_text(static_cast<double>(bytes), 2, 5); }
 
 }  // namespace onnxq::cli

@@ -22,7 +22,7 @@ struct Cell {
   enum class Kind {
     Plain,     // text onnxq wrote: a number, a label
     FileText,  // text read from the file (a name, a string value): escaped before it is shown
-    Code,      // text already made printable (value_to_text): shown as is, a code span in markdown
+    Code,      // text already made printable (gguf_value_text): shown as is, a code span in markdown
   };
   std::string text;
   Kind kind = Kind::Plain;

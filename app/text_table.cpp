@@ -1,20 +1,17 @@
 #include "text_table.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "onnxq/core/text_escape.hpp"
 
 namespace onnxq::cli {
-namespace {
 
-// Display width: count UTF-8 code points, not bytes (continuation bytes add nothing).
-std::size_t display_width(const std::string& s) {
+std::size_t display_width(std::string_view s) {
   std::size_t w = 0;
   for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
+    if ((c & 0xC0) != 0x80) ++w;  // continuation bytes add nothing
   return w;
 }
-
-}  // namespace
 
 TextTable::TextTable(std::vector<std::string> header, std::vector<Align> align)
     : header_(std::move(header)), align_(std::move(align)) {
@@ -49,25 +46,7 @@ void TextTable::print(std::ostream& out) const {
 }
 
 std::string escape_for_terminal(std::string_view text, Backslash backslash) {
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += backslash == Backslash::Escape ? "\\\\" : "\\"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out;
+  return escape_controls(text, backslash == Backslash::Keep);
 }
 
 }  // namespace onnxq::cli

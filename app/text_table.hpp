@@ -21,6 +21,9 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// Columns a text takes: its UTF-8 code points, not its bytes.
+std::size_t display_width(std::string_view text);
+
 // Escapes control characters (\n, \t, \r, else \xNN) so any string prints on one line, and
 // backslashes too (\\) so the escapes can be told from the text. Backslash::Keep leaves
 // backslashes alone, for text that may already hold escapes (a quoted value in a message).

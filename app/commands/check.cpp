@@ -1,14 +1,13 @@
 // onnxq check: every problem of a GGUF file, with its offset and record, errors and warnings.
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "command.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/check/check.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/core/text_escape.hpp"
 
 namespace onnxq::cli {
 namespace {
@@ -19,81 +18,21 @@ struct CheckOptions {
   bool strict = false;
 };
 
-// Text from the file, shown so that nothing in it can act on a terminal: printable ASCII as is,
-// everything else (controls, escape sequences, any byte of 0x80 or more) as \xNN.
-std::string escaped(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
-const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
-
-// What check found: the library's findings and their counts.
-struct CheckFacts {
-  std::string path;
-  std::vector<Finding> findings;
-  std::size_t errors = 0, warnings = 0;
-};
-
-CheckFacts compute_check(const std::string& path) {
-  CheckFacts f;
-  f.path = path;
-  f.findings = check_gguf_file(path);
-  for (const Finding& x : f.findings) (x.severity == Severity::Error ? f.errors : f.warnings) += 1;
-  return f;
-}
-
-void render_check_json(const CheckFacts& facts) {
-  Json list = Json::array();
-  for (const Finding& f : facts.findings) {
-    Json j = {{"severity", severity_name(f.severity)}, {"code", f.code}, {"file", f.file}};
-    j["offset"] = f.offset ? Json(*f.offset) : Json(nullptr);
-    j["key"] = f.key.empty() ? Json(nullptr) : Json(escaped(f.key));
-    j["tensor"] = f.tensor.empty() ? Json(nullptr) : Json(escaped(f.tensor));
-    j["message"] = f.message;
-    list.push_back(std::move(j));
-  }
-  std::cout << dump_json(
-                   {{"file", facts.path}, {"errors", facts.errors}, {"warnings", facts.warnings}, {"findings", list}})
-            << '\n';
-}
-
-void render_check_text(const CheckFacts& facts) {
-  for (const Finding& f : facts.findings) {
-    std::string where;
-    if (f.offset) where += " at offset " + std::to_string(*f.offset);
-    if (!f.key.empty() || (f.code.find("key") != std::string::npos && f.tensor.empty()))
-      where += ", key '" + escaped(f.key) + "'";
-    if (!f.tensor.empty()) where += ", tensor '" + escaped(f.tensor) + "'";
-    std::cout << escaped(f.file) << ": " << severity_name(f.severity) << " [" << f.code << "]" << where << ": "
-              << f.message << '\n';
-  }
-  std::cout << escaped(facts.path) << ": " << facts.errors << (facts.errors == 1 ? " error, " : " errors, ")
-            << facts.warnings << (facts.warnings == 1 ? " warning" : " warnings") << '\n';
-}
-
 void run_check(const CheckOptions& opts) {
-  const CheckFacts facts = compute_check(opts.path);
-  if (opts.json)
-    render_check_json(facts);
-  else
-    render_check_text(facts);
+  const std::vector<Finding> findings = check_gguf_file(opts.path);
+  const FindingCounts counts = count_findings(findings);
+  if (opts.json) {
+    std::cout << findings_json(opts.path, findings) << '\n';
+  } else {
+    for (const Finding& f : findings) std::cout << finding_line(f) << '\n';
+    std::cout << escape_bytes(opts.path) << ": " << counts.errors << (counts.errors == 1 ? " error, " : " errors, ")
+              << counts.warnings << (counts.warnings == 1 ? " warning" : " warnings") << '\n';
+  }
   std::cout.flush();
-  const std::size_t errors = facts.errors, warnings = facts.warnings;
-  if (errors > 0 || (opts.strict && warnings > 0))
-    throw DifferencesFound{opts.path + ": " + std::to_string(errors) + " error(s)" +
-                           (opts.strict ? ", " + std::to_string(warnings) + " warning(s) (--strict)" : std::string())};
+  if (counts.errors > 0 || (opts.strict && counts.warnings > 0))
+    throw DifferencesFound{
+        opts.path + ": " + std::to_string(counts.errors) + " error(s)" +
+        (opts.strict ? ", " + std::to_string(counts.warnings) + " warning(s) (--strict)" : std::string())};
 }
 
 void add_check_command(CLI::App& app, const GlobalOptions&) {

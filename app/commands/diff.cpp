@@ -12,7 +12,6 @@
 #include "exit_codes.hpp"
 #include "io_settings.hpp"
 #include "log.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/decode/isa.hpp"
 #include "onnxq/diff/model_diff.hpp"
 #include "onnxq/stats/value_stats.hpp"
@@ -54,26 +53,6 @@ ModelDifference compute_diff(const GgufModel& a, const GgufModel& b, const DiffO
   return d;
 }
 
-void render_diff_json(const DiffOptions& opts, const ModelDifference& f) {
-  Json rows = Json::array();
-  for (const TensorDifference& p : f.tensors) {
-    Json row = {{"name", p.name},        {"type_a", p.type_a},   {"type_b", p.type_b},
-                {"shape_a", p.shape_a},  {"shape_b", p.shape_b}, {"identical_bytes", p.same_bytes},
-                {"compared", p.compared}};
-    if (p.compared) {
-      row["elements"] = p.values.count;
-      row["differing"] = p.values.differing;
-      row["nonfinite_differences"] = p.values.nonfinite;
-      row["max_abs"] = p.values.max_abs;
-      row["rms"] = p.values.rms();
-    }
-    rows.push_back(std::move(row));
-  }
-  std::cout << dump_json(
-                   {{"a", opts.a}, {"b", opts.b}, {"only_in_a", f.only_a}, {"only_in_b", f.only_b}, {"tensors", rows}})
-            << '\n';
-}
-
 void render_diff_text(const ModelDifference& f) {
   for (const auto& name : f.only_a) std::cout << "only in A: " << escape_for_terminal(name) << '\n';
   for (const auto& name : f.only_b) std::cout << "only in B: " << escape_for_terminal(name) << '\n';
@@ -106,7 +85,7 @@ void run_diff(const DiffOptions& opts) {
   const GgufModel b = GgufModel::open(opts.b, ShardPolicy::All, io_options());
   const ModelDifference facts = compute_diff(a, b, opts);
   if (opts.json)
-    render_diff_json(opts, facts);
+    std::cout << model_difference_json(opts.a, opts.b, facts) << '\n';
   else
     render_diff_text(facts);
   if (opts.exit_code && facts.differ()) throw DifferencesFound{};

@@ -1,10 +1,5 @@
 // onnxq edit: a GGUF file with changed metadata, its tensors copied byte for byte (in the kernel,
 // their blocks shared where the file system can: the data section keeps its position modulo 4096).
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -29,33 +24,15 @@ struct EditOptions {
   bool dry_run = false;
 };
 
-std::string read_text_file(const std::string& path) {
-  if (path == "-") {
-    const auto bytes = read_all(0, "standard input");
-    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_error(errno, "cannot open " + path + ": " + std::strerror(errno));
-  std::vector<std::byte> bytes;
-  try {
-    bytes = read_all(fd, path);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
+// The file's text; '-': standard input.
+std::string text_of(const std::string& path) {
+  if (path != "-") return read_text_file(path);
+  const auto bytes = read_all(0, "standard input");
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 void print_changes(const std::vector<MetadataChange>& changes) {
-  for (const MetadataChange& c : changes) {
-    switch (c.kind) {
-      case MetadataChange::Add: std::cout << "add     " << c.key << ": " << c.detail << '\n'; break;
-      case MetadataChange::Set: std::cout << "set     " << c.key << ": " << c.detail << '\n'; break;
-      case MetadataChange::Remove: std::cout << "remove  " << c.key << " (was " << c.detail << ")\n"; break;
-      case MetadataChange::Rename: std::cout << "rename  " << c.key << " -> " << c.detail << '\n'; break;
-    }
-  }
+  for (const MetadataChange& c : changes) std::cout << metadata_change_line(c) << '\n';
   std::cout << changes.size() << (changes.size() == 1 ? " change" : " changes") << "; tensors untouched\n";
 }
 
@@ -64,7 +41,7 @@ void run_edit(EditOptions& opts) {
   if (!opts.chat_template.empty() && !opts.chat_template_file.empty())
     throw CLI::ValidationError("--chat-template", "give --chat-template or --chat-template-file, not both");
   if (!opts.chat_template_file.empty()) {
-    opts.edits.chat_template = read_text_file(opts.chat_template_file);
+    opts.edits.chat_template = text_of(opts.chat_template_file);
     opts.edits.chat_template_given = true;
   }
   // One file: a shard of a split model is edited alone (its metadata is its own).
@@ -72,11 +49,11 @@ void run_edit(EditOptions& opts) {
   const GgufFile& file = model.primary();
   GgufMetadata metadata = GgufMetadata::from_records(file.metadata);
   const auto changes = apply_metadata_edits(metadata, opts.edits);
-  if (opts.dry_run) return print_changes(changes);
-  GgufWriteOptions options;
-  options.version = file.version;
-  options.big_endian = file.big_endian;
-  options.data_offset_modulo_block = file.data_offset;
+  const GgufWriteOptions options = gguf_edit_options(file);
+  if (opts.dry_run) {
+    gguf_plan_rewrite(model, file, metadata, options);  // refuses what the write would refuse
+    return print_changes(changes);
+  }
   write_gguf_file(model, file, metadata, options, opts.destination);
 }
 
@@ -88,7 +65,8 @@ void add_edit_command(CLI::App& app, const GlobalOptions&) {
       "--special-token. The tensors are copied byte for byte, by the kernel (copy_file_range), and the data "
       "section keeps its position modulo 4096 (a padding string under onnxq.header_padding makes up the "
       "difference), so that btrfs and XFS share the data blocks instead of copying them. A shard of a split "
-      "model is edited alone.");
+      "model is edited alone. Keys must be ASCII, as the GGUF specification requires: a file with another key is "
+      "read, and mended by --remove or --rename of that key.");
   add_gguf_file_argument(*cmd, opts->path);
   add_destination_options(*cmd, opts->destination);
   repeatable_value(cmd->add_option("--set", opts->edits.set,
@@ -108,7 +86,8 @@ void add_edit_command(CLI::App& app, const GlobalOptions&) {
   repeatable_value(cmd->add_option("--special-token", opts->edits.special_tokens,
                                    "NAME=TEXT or NAME=#ID, NAME one of bos eos pad unk sep cls mask: the token's id, "
                                    "found in tokenizer.ggml.tokens; repeatable"));
-  cmd->add_flag("--dry-run", opts->dry_run, "Print what would change, key by key, and write nothing");
+  cmd->add_flag("--dry-run", opts->dry_run,
+                "Print what would change, key by key, and write nothing (refusing what the write would refuse)");
   cmd->callback([opts] { run_edit(*opts); });
 }
 

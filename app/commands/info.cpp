@@ -2,15 +2,12 @@
 // bytes per type: one facts struct, printed as text, markdown or JSON.
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <vector>
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "metadata_format.hpp"
 #include "model_view.hpp"
-#include "onnxq/model/tensor_totals.hpp"
+#include "onnxq/model/model_info.hpp"
 #include "partial_model.hpp"
 #include "report.hpp"
 
@@ -23,99 +20,15 @@ struct InfoOptions {
   bool markdown = false;
 };
 
-struct InfoFacts {
-  std::string path;
-  const GgufFile* named = nullptr;  // header facts are the named file's
-  bool split = false;
-  std::size_t shard_count = 0;
-  std::size_t missing_shards = 0;
-  std::uint64_t file_bytes = 0;  // counts and sizes cover every shard present
-  std::size_t tensor_count = 0;
-  std::map<std::uint32_t, TensorTotals> per_type;
-  TensorTotals total;
-  std::vector<ShardFacts> shards;  // in shard order, missing ones included
-  ModelSummary model;
-  TokenizerSummary tokenizer;
-
-  std::string scope() const { return !split ? "file" : missing_shards == 0 ? "model" : "shards present"; }
-};
-
-// The format's GGUF name, or "type 142" for a type onnxq does not know.
-std::string type_label(std::uint32_t ggml_type) {
-  const BlockFormat* format = find_format_by_ggml_type(ggml_type);
-  return format ? std::string(format->gguf_name) : "type " + std::to_string(ggml_type);
-}
-
 std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 
-InfoFacts gather(const GgufModel& model, const std::string& path) {
-  InfoFacts f;
-  f.path = path;
-  f.named = &model.named_shard();
-  f.split = f.named->split_number > 0;
-  f.missing_shards = model.missing_shards().size();
-  f.shard_count = model.shards().size() + f.missing_shards;
-  f.tensor_count = model.tensors().size();
-  f.per_type = totals_by_type(model);
-  for (const TensorInfo& t : model.tensors()) f.total.add(t);
-  for (const GgufFile& s : model.shards()) f.file_bytes += s.size;
-  f.shards = shard_facts(model);
-  f.model = summarize_model(model);
-  f.tokenizer = summarize_tokenizer(model);
-  return f;
-}
-
-void print_json(const InfoFacts& f) {
-  Json types = Json::array();
-  for (const auto& [type, row] : f.per_type) {
-    const BlockFormat* format = find_format_by_ggml_type(type);
-    types.push_back({{"type", type_label(type)},
-                     {"ggml_type", type},
-                     {"format_id", format ? Json(format->format_id) : Json(nullptr)},
-                     {"tensors", row.tensors},
-                     {"elements", row.elements},
-                     {"bytes", row.bytes}});
-  }
-  Json shards = Json::array();
-  for (const ShardFacts& s : f.shards) {
-    if (!s.present) {
-      shards.push_back({{"shard", s.number}, {"path", s.path}, {"present", false}});
-      continue;
-    }
-    shards.push_back({{"shard", s.number},
-                      {"path", s.path},
-                      {"present", true},
-                      {"size", s.size},
-                      {"tensors", s.tensors},
-                      {"data_offset", s.data_offset},
-                      {"n_kv", s.keys}});
-  }
-  const Json out = {{"file", f.path},
-                    {"scope", f.scope()},
-                    {"gguf_version", f.named->version},
-                    {"endianness", f.named->big_endian ? "big" : "little"},
-                    {"alignment", f.named->alignment},
-                    {"file_size", f.file_bytes},
-                    {"data_offset", f.named->data_offset},
-                    {"n_kv", f.named->metadata.size()},
-                    {"n_tensors", f.tensor_count},
-                    {"parameters", f.total.elements},
-                    {"tensor_bytes", f.total.bytes},
-                    {"bits_per_weight", f.total.bits_per_weight()},
-                    {"types", types},
-                    {"shards", shards},
-                    {"model", model_json(f.model)},
-                    {"tokenizer", tokenizer_json(f.tokenizer)}};
-  std::cout << dump_json(out) << '\n';
-}
-
-FieldList header_fields(const InfoFacts& f) {
+FieldList header_fields(const ModelInfo& f, const std::string& path) {
   FieldList h;
-  h.add("file", file_text(f.path));
+  h.add("file", file_text(path));
   if (f.split)
     h.add("model", plain("shard " + std::to_string(f.named->split_number) + " of " + std::to_string(f.shard_count) +
                          "; sizes and counts below are for " +
@@ -138,11 +51,11 @@ FieldList header_fields(const InfoFacts& f) {
   return h;
 }
 
-void print_report(const InfoFacts& f, OutputFormat format) {
+void print_report(const ModelInfo& f, const std::string& path, OutputFormat format) {
   using A = TextTable::Align;
   const bool md = format == OutputFormat::Markdown;
-  print_heading(std::cout, format, 1, f.path);
-  print_fields(std::cout, format, header_fields(f));
+  print_heading(std::cout, format, 1, path);
+  print_fields(std::cout, format, header_fields(f, path));
   const FieldList model = model_fields(f.model);
   if (!model.empty()) {
     std::cout << (md ? "" : "\n");
@@ -152,7 +65,7 @@ void print_report(const InfoFacts& f, OutputFormat format) {
   if (f.tokenizer.present) {
     std::cout << (md ? "" : "\n");
     print_heading(std::cout, format, 2, "Tokenizer");
-    print_fields(std::cout, format, tokenizer_fields(f.tokenizer, f.path), 2);
+    print_fields(std::cout, format, tokenizer_fields(f.tokenizer, path), 2);
   }
   if (f.split) {
     Table shards{{"shard", "file", "data offset", "keys", "tensors", "bytes"},
@@ -175,7 +88,7 @@ void print_report(const InfoFacts& f, OutputFormat format) {
       {"type", "tensors", "elements", "bytes", "bits/weight"}, {A::Left, A::Right, A::Right, A::Right, A::Right}, {}};
   for (const auto& [type, row] : f.per_type) {
     const BlockFormat* format_row = find_format_by_ggml_type(type);
-    types.add({plain(type_label(type)), plain(std::to_string(row.tensors)), plain(std::to_string(row.elements)),
+    types.add({plain(ggml_type_label(type)), plain(std::to_string(row.tensors)), plain(std::to_string(row.elements)),
                plain(std::to_string(row.bytes)), plain(format_row ? fixed(format_row->bits_per_weight(), 4) : "-")});
   }
   std::cout << (md ? "" : "\n");
@@ -185,12 +98,12 @@ void print_report(const InfoFacts& f, OutputFormat format) {
 
 void run_info(const InfoOptions& opts) {
   const GgufModel model = open_present_shards(opts.path);
-  const InfoFacts facts = gather(model, opts.path);
+  const ModelInfo facts = model_info(model);
   const OutputFormat format = output_format(opts.json, opts.markdown);
   if (format == OutputFormat::Json)
-    print_json(facts);
+    std::cout << model_info_json(facts, opts.path) << '\n';
   else
-    print_report(facts, format);
+    print_report(facts, opts.path, format);
 }
 
 void add_info_command(CLI::App& app, const GlobalOptions&) {

@@ -5,8 +5,7 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "metadata_format.hpp"
-#include "onnxq/model/tensor_totals.hpp"
+#include "onnxq/model/model_info.hpp"
 #include "partial_model.hpp"
 #include "report.hpp"
 #include "tensor_selection.hpp"
@@ -30,25 +29,6 @@ std::string bits_text(const TensorTotals& totals) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4f", totals.bits_per_weight());
   return buf;
-}
-
-void print_json(const GgufModel& model, const ListFacts& f) {
-  Json out = Json::array();
-  for (const TensorInfo* t : f.tensors) {
-    out.push_back({{"name", t->name},
-                   {"type", t->type_name()},
-                   {"ggml_type", t->ggml_type},
-                   {"format_id", t->format ? Json(t->format->format_id) : Json(nullptr)},
-                   {"ne", t->ne},
-                   {"shape", t->onnx_shape()},
-                   {"elements", t->element_count},
-                   {"bytes", t->byte_size},
-                   {"offset_in_data", t->offset_in_data},
-                   {"file_offset", t->file_offset},
-                   {"shard", f.split ? shard_number(model, *t) - 1 : 0},
-                   {"size_inferred", t->size_inferred}});
-  }
-  std::cout << dump_json(out) << '\n';
 }
 
 void print_text(const GgufModel& model, const ListFacts& f) {
@@ -112,7 +92,7 @@ void run_list(const ListOptions& opts) {
   const GgufModel model = open_present_shards(opts.path);
   ListFacts facts{select_tensors(model, {}, opts.filter, opts.filter.empty()), model.primary().split_number > 0};
   switch (output_format(opts.json, opts.markdown)) {
-    case OutputFormat::Json: return print_json(model, facts);
+    case OutputFormat::Json: std::cout << tensor_list_json(model, facts.tensors) << '\n'; return;
     case OutputFormat::Markdown: return print_markdown(facts, opts.path);
     case OutputFormat::Text: return print_text(model, facts);
   }

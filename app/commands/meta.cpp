@@ -6,8 +6,8 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "io_settings.hpp"
-#include "metadata_format.hpp"
 #include "onnxq/core/error.hpp"
+#include "onnxq/gguf/metadata_text.hpp"
 #include "onnxq/gguf/model.hpp"
 #include "output.hpp"
 #include "report.hpp"
@@ -41,23 +41,6 @@ std::vector<const GgufKeyValue*> gather(const GgufModel& model, const MetaOption
   return records;
 }
 
-void print_json(const std::vector<const GgufKeyValue*>& records, bool chosen_keys) {
-  if (chosen_keys) {
-    Json out = Json::object();
-    for (const GgufKeyValue* kv : records) out[std::string(kv->key)] = value_to_json(kv->value);
-    std::cout << dump_json(out) << '\n';
-    return;
-  }
-  Json out = Json::array();
-  for (const GgufKeyValue* kv : records) {
-    Json entry = {{"key", kv->key}, {"type", gguf_type_name(kv->value.type())}};
-    if (kv->value.type() == GgufType::Array) entry.update(array_type_json(kv->value.as_array()));
-    entry["value"] = value_to_json(kv->value);
-    out.push_back(std::move(entry));
-  }
-  std::cout << dump_json(out) << '\n';
-}
-
 void print_report(const std::vector<const GgufKeyValue*>& records, const MetaOptions& opts, OutputFormat format) {
   const std::size_t preview = opts.full ? 0 : kArrayPreview;
   Table table{{"key", "type", "value"}, {}, {}};
@@ -69,8 +52,8 @@ void print_report(const std::vector<const GgufKeyValue*>& records, const MetaOpt
   }
   std::size_t n = 0;
   for (const GgufKeyValue* kv : records) {
-    std::vector<Cell> row = {file_text(kv->key), plain(value_type_text(kv->value)),
-                             code(value_to_text(kv->value, preview))};
+    std::vector<Cell> row = {file_text(kv->key), plain(gguf_value_type_text(kv->value)),
+                             code(gguf_value_text(kv->value, preview))};
     if (format == OutputFormat::Markdown) row.insert(row.begin(), plain(std::to_string(++n)));
     table.add(std::move(row));
   }
@@ -82,9 +65,12 @@ void run_meta(const MetaOptions& opts) {
   const GgufModel model = GgufModel::open(opts.path, ShardPolicy::OnlyThisFile, io_options());
   const std::vector<const GgufKeyValue*> records = gather(model, opts);
   const OutputFormat format = output_format(opts.json, opts.markdown);
-  if (format == OutputFormat::Json) return print_json(records, !opts.keys.empty());
+  if (format == OutputFormat::Json) {
+    std::cout << gguf_metadata_json(records, !opts.keys.empty()) << '\n';
+    return;
+  }
   if (!opts.keys.empty() && format == OutputFormat::Text) {
-    for (const GgufKeyValue* kv : records) std::cout << value_to_raw(kv->value, stdout_is_terminal()) << '\n';
+    for (const GgufKeyValue* kv : records) std::cout << gguf_value_raw(kv->value, stdout_is_terminal()) << '\n';
     return;
   }
   print_report(records, opts, format);

@@ -24,18 +24,6 @@ struct ReportCommandOptions {
   int threads = 0;
 };
 
-// The bytes the library will decode: the tensors --values chooses, and each tensor compared.
-std::uint64_t decoded_bytes(const GgufModel& model, const GgufModel* reference, const std::string& values) {
-  std::uint64_t total = 0;
-  for (const TensorInfo& t : model.tensors()) {
-    if (!values.empty() && t.format && glob_matches(values, t.name)) total += t.byte_size;
-    if (!reference) continue;
-    const TensorInfo* r = reference->find_tensor(t.name);
-    if (r && r->ne == t.ne && t.format && r->format) total += t.byte_size;
-  }
-  return total;
-}
-
 void run_report(const ReportCommandOptions& opts) {
   const GgufModel model = open_present_shards(opts.path);
   std::unique_ptr<GgufModel> reference;
@@ -44,13 +32,13 @@ void run_report(const ReportCommandOptions& opts) {
   if (!opts.values.empty() && std::none_of(model.tensors().begin(), model.tensors().end(),
                                            [&](const TensorInfo& t) { return glob_matches(opts.values, t.name); }))
     log::warn("report: --values '{}' matches no tensor of {}", opts.values, opts.path);
-  Progress progress("report", decoded_bytes(model, reference.get(), opts.values));
   ReportOptions options;
   options.model_label = opts.path;
   options.reference = reference.get();
   options.reference_label = opts.reference;
   options.values_glob = opts.values;
   options.threads = opts.threads;
+  Progress progress("report", report_decoded_bytes(model, options));
   options.on_bytes = [&](std::uint64_t n) { progress.add(n); };
   options.on_tensor = [&](std::string_view name) { progress.set_label(std::string(name)); };
   write_report(opts.output, model, options);

@@ -5,9 +5,8 @@
 
 #include "command.hpp"
 #include "common_options.hpp"
-#include "metadata_format.hpp"
 #include "model_view.hpp"
-#include "onnxq/model/tokenizer.hpp"
+#include "onnxq/model/model_info.hpp"
 #include "partial_model.hpp"
 #include "report.hpp"
 
@@ -35,23 +34,6 @@ std::string type_text(const Token& t) {
   return name.empty() ? std::to_string(*t.type) : std::string(name);
 }
 
-void print_json(const std::vector<ChosenToken>& rows) {
-  Json out = Json::array();
-  for (const ChosenToken& row : rows) {
-    const Token& t = row.token;
-    Json roles = Json::array();
-    for (std::string_view r : row.roles) roles.push_back(std::string(r));
-    const std::string_view type_name = t.type ? token_type_name(*t.type) : std::string_view();
-    out.push_back(
-        {{"id", t.id},
-         {"text", std::string(t.text)},
-         {"type", t.type ? (type_name.empty() ? Json(*t.type) : Json(std::string(type_name))) : Json(nullptr)},
-         {"score", t.score ? Json(static_cast<double>(*t.score)) : Json(nullptr)},
-         {"roles", roles}});
-  }
-  std::cout << dump_json(out) << '\n';
-}
-
 void print_report(const std::vector<ChosenToken>& rows, const TokensOptions& opts, OutputFormat format) {
   using A = TextTable::Align;
   print_heading(std::cout, format, 1, opts.path);
@@ -69,7 +51,7 @@ void run_tokens(const TokensOptions& opts) {
   const OutputFormat format = output_format(opts.json, opts.markdown);
   const std::vector<ChosenToken> rows = choose_tokens(model, {opts.ids, opts.find, opts.special}, opts.path);
   if (format == OutputFormat::Json)
-    print_json(rows);
+    std::cout << tokens_json(rows) << '\n';
   else
     print_report(rows, opts, format);
 }

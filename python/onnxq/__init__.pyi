@@ -127,7 +127,8 @@ def edit(src: PathSpec, dst: Optional[PathSpec], *, set: Optional[Dict[str, Any]
          special_tokens: Optional[Dict[str, Union[str, int]]] = None,
          chat_template_file: Optional[PathSpec] = None, dry_run: bool = False) -> List[Tuple[str, str, str]]:
     """Writes src with changed metadata to dst (None: replaces src); tensors copied byte for byte.
-    Returns the changes as (kind, key, detail); dry_run=True writes nothing."""
+    Returns the changes as (kind, key, detail); dry_run=True writes nothing but refuses what the
+    write would (ValueError)."""
 
 def convert_endian(src: PathSpec, dst: Optional[PathSpec], *, to: str) -> None:
     """Writes src in the byte order `to` ('big', 'little', 'native') to dst (None: replaces src)."""

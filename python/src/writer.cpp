@@ -5,11 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <bit>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "onnxq/core/error.hpp"
 #include "onnxq/gguf/metadata_edit.hpp"
@@ -17,6 +13,7 @@
 #include "onnxq/gguf/split_write.hpp"
 #include "onnxq/gguf/writer.hpp"
 #include "onnxq/io/io_options.hpp"
+#include "onnxq/io/read_all.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -94,15 +91,6 @@ MetadataEdits plan() {
   return edits;
 }
 
-std::string file_text(const py::object& path) {
-  const std::string name = fs_path(path);
-  std::ifstream in(name, std::ios::binary);
-  if (!in) io_error(errno, "cannot open " + name + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The changes as (kind, key, detail) tuples: ("set", key, "OLD -> NEW"), ("add", key, "TYPE VALUE"),
 // ("remove", key, old value), ("rename", key, new name), as `onnxq edit --dry-run` lists them.
 py::list change_tuples(const std::vector<MetadataChange>& changes) {
@@ -149,18 +137,18 @@ py::list edit(const py::object& src, const py::object& dst, const py::object& se
   for (const auto& [key, json] : set_json) rest.set_json.push_back(key + "=" + json);
   rest.chat_template_given = chat_template.has_value() || !chat_template_file.is_none();
   if (chat_template) rest.chat_template = *chat_template;
-  if (!chat_template_file.is_none()) rest.chat_template = file_text(chat_template_file);
+  if (!chat_template_file.is_none()) rest.chat_template = read_text_file(fs_path(chat_template_file));
   for (const auto& [name, token] : special_tokens)
     rest.special_tokens.push_back(name + "=" +
                                   (py::isinstance<py::int_>(token) && !py::isinstance<py::bool_>(token)
                                        ? "#" + std::string(py::str(token))
                                        : token.cast<std::string>()));
   for (MetadataChange& c : apply_metadata_edits(md, rest)) changes.push_back(std::move(c));
-  if (dry_run) return change_tuples(changes);
-  GgufWriteOptions options;
-  options.version = model->primary().version;
-  options.big_endian = model->primary().big_endian;
-  options.data_offset_modulo_block = model->primary().data_offset;
+  const GgufWriteOptions options = gguf_edit_options(model->primary());
+  if (dry_run) {
+    gguf_plan_rewrite(*model, model->primary(), md, options);  // refuses what the write would refuse
+    return change_tuples(changes);
+  }
   {
     py::gil_scoped_release release;  // the copy
     write(*model, md, options, to);
@@ -225,7 +213,9 @@ token text, or its id as an int}. chat_template: the text; chat_template_file: a
 Removals come first, then renames, set, set_json, the chat template and the special tokens; the
 library's writer then refuses what a GGUF reader would (ValueError naming the key). Returns the
 changes made, as `onnxq edit --dry-run` lists them: (kind, key, detail) tuples, kind "remove",
-"rename", "set" or "add"; dry_run=True returns them and writes nothing. The GIL is released while
+"rename", "set" or "add"; dry_run=True returns them and writes nothing, refusing what the write
+would refuse. Keys must be ASCII (the GGUF specification's rule): a file with another key is read,
+and mended by removing or renaming that key. The GIL is released while
 reading and copying.)doc");
   m.def("convert_endian", &convert_endian, "src"_a, "dst"_a, py::kw_only(), "to"_a, R"doc(
 Write src in the byte order `to` ('big', 'little' or 'native') to dst (None: replace src): the header,

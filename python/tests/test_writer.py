@@ -126,6 +126,23 @@ def test_dry_run_lists_the_changes_as_onnxq_edit_does(tmp_path):
     assert onnxq.edit(ZOO, out, **kwargs) == changes and out.exists()
 
 
+def test_a_key_that_is_not_ascii_is_read_and_can_be_removed_or_renamed(tmp_path):
+    """The GGUF specification wants ASCII keys: the reader takes a file with another, the writer
+    refuses to write it, and an edit that removes or renames it mends the file."""
+    kvs, infos, alignment = gguf_tool.read_gguf(ZOO.read_bytes())
+    src = tmp_path / "accent.gguf"
+    gguf_tool.write_gguf(src, kvs + [("modèle".encode(), 4, struct.pack("<I", 7))], infos, alignment)
+    assert onnxq.open(src).metadata["modèle"] == 7
+    with pytest.raises(ValueError, match=r"'mod\\xc3\\xa8le' is not ASCII \(byte 3\)"):
+        onnxq.edit(src, tmp_path / "x.gguf", set={"general.name": "x"})
+    assert not (tmp_path / "x.gguf").exists()
+    assert onnxq.edit(src, tmp_path / "r.gguf", remove=["mod*"])[0][:2] == ("remove", "modèle")
+    assert "modèle" not in onnxq.open(tmp_path / "r.gguf").metadata
+    onnxq.edit(src, tmp_path / "n.gguf", rename={"modèle": "model"})
+    assert onnxq.open(tmp_path / "n.gguf").metadata["model"] == 7
+    assert tensors(tmp_path / "n.gguf") == tensors(ZOO)
+
+
 def test_edit_in_place(tmp_path):
     path = tmp_path / "m.gguf"
     shutil.copy(ZOO, path)
@@ -152,17 +169,22 @@ def test_errors(tmp_path):
         onnxq.edit(ZOO, out, remove=["no.such.key"])
     with pytest.raises(ValueError, match="one of the input files"):
         onnxq.edit(ZOO, ZOO, set={"general.name": "x"})
-    # What the reader would refuse, the writer refuses, naming the key.
-    with pytest.raises(ValueError, match=r"^metadata key \d+ is empty, expected at least 1 byte$"):
-        onnxq.edit(ZOO, out, rename={"general.name": ""})
-    with pytest.raises(ValueError, match="^metadata key 'k+'... is 65536 bytes long"):
-        onnxq.edit(ZOO, out, set={"k" * 65536: "x"})
-    with pytest.raises(ValueError, match="^general.alignment has type i32, expected u32$"):
-        onnxq.edit(ZOO, out, set={"general.alignment": 48})
-    with pytest.raises(ValueError, match="already exists"):
-        onnxq.edit(ZOO, out, rename={"general.name": "general.architecture"})
-    with pytest.raises(ValueError, match="^metadata key 'added.nested' holds an array of arrays, which ggml's reader"):
-        onnxq.edit(ZOO, out, set_json={"added.nested": "[[1, 2], [3]]"})
+    # What the reader would refuse, the writer refuses, naming the key; a dry run refuses it alike.
+    for dry_run in (False, True):
+        with pytest.raises(ValueError, match=r"^metadata key \d+ is empty, expected at least 1 byte$"):
+            onnxq.edit(ZOO, out, rename={"general.name": ""}, dry_run=dry_run)
+        with pytest.raises(ValueError, match="^metadata key 'k+'... is 65536 bytes long"):
+            onnxq.edit(ZOO, out, set={"k" * 65536: "x"}, dry_run=dry_run)
+        with pytest.raises(ValueError, match="^general.alignment has type i32, expected u32$"):
+            onnxq.edit(ZOO, out, set={"general.alignment": 48}, dry_run=dry_run)
+        with pytest.raises(ValueError, match="^general.alignment is 48, expected a power of two$"):
+            onnxq.edit(ZOO, out, set={"general.alignment": ("u32", 48)}, dry_run=dry_run)
+        with pytest.raises(ValueError, match="already exists"):
+            onnxq.edit(ZOO, out, rename={"general.name": "general.architecture"}, dry_run=dry_run)
+        with pytest.raises(ValueError, match="^metadata key 'added.nested' holds an array of arrays, which ggml's reader"):
+            onnxq.edit(ZOO, out, set_json={"added.nested": "[[1, 2], [3]]"}, dry_run=dry_run)
+        with pytest.raises(ValueError, match=r"^metadata key 32 'mod\\xc3\\xa8le' is not ASCII \(byte 3\), as the GGUF"):
+            onnxq.edit(ZOO, out, set={"modèle": 1}, dry_run=dry_run)
     with pytest.raises(ValueError, match="'big', 'little' or 'native'"):
         onnxq.convert_endian(ZOO, out, to="middle")
     with pytest.raises(FileNotFoundError):

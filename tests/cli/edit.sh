@@ -65,12 +65,14 @@ check "bad JSON" expect_exit 2 "$ONNXQ" edit "$ZOO" -o x.gguf --set-json test.ar
 check "neither -o nor --in-place" expect_exit 1 "$ONNXQ" edit "$ZOO" --set test.uint8=1
 check "both -o and --in-place" expect_exit 1 "$ONNXQ" edit "$ZOO" -o x.gguf --in-place
 check "output onto the input" expect_exit 2 "$ONNXQ" edit "$ZOO" -o "$ZOO" --set test.uint8=1
-# What the reader would refuse, the writer refuses: one line naming the key, nothing written.
-refused() {  # MESSAGE EDIT-OPTION...
+# What the reader would refuse, the writer refuses: one line naming the key, nothing written; and
+# --dry-run refuses it alike (the same line, the same status) instead of listing the changes.
+refused() {  # MESSAGE EDIT-OPTION... (the file edited: $IN, else the zoo)
   local message=$1
   shift
-  expect_exit 2 "$ONNXQ" edit "$ZOO" -o probe.gguf "$@" && test "$(wc -l <"$WORK/err")" = 1 &&
-    grep -qF "$message" "$WORK/err" && test ! -e probe.gguf
+  expect_exit 2 "$ONNXQ" edit "${IN:-$ZOO}" -o probe.gguf "$@" && test "$(wc -l <"$WORK/err")" = 1 &&
+    grep -qF "$message" "$WORK/err" && test ! -e probe.gguf && cp "$WORK/err" write.err &&
+    expect_exit 2 "$ONNXQ" edit "${IN:-$ZOO}" --dry-run "$@" && cmp -s write.err "$WORK/err" && test ! -s "$WORK/out"
 }
 check "writer: empty key" refused "metadata key 1 is empty, expected at least 1 byte" --rename general.name=
 check "writer: key past the limit" refused "is 65536 bytes long, more than the GGUF specification's limit of 65535" \
@@ -81,6 +83,28 @@ check "writer: array of arrays" refused "metadata key 'added.nested' holds an ar
 check "writer: duplicate key" refused "the key 'general.architecture' exists already" \
   --rename general.name=general.architecture
 check "no output left by refusals" test ! -e x.gguf
+
+# A key that is not ASCII (the GGUF specification forbids it): the reader takes the file, the
+# writer does not write the key, and removing or renaming it is how such a file is mended.
+"$PYTHON" "$TOOL" add-key "$ZOO" accent.gguf "mod\xc3\xa8le.taille"
+check "non-ASCII key: the file reads" "$ONNXQ" meta accent.gguf -k "$(printf 'mod\xc3\xa8le.taille')"
+refused_in() {  # IN MESSAGE EDIT-OPTION...
+  local IN=$1
+  shift
+  refused "$@"
+}
+check "non-ASCII key: refused, named escaped" refused_in accent.gguf \
+  "metadata key 32 'mod\\xc3\\xa8le.taille' is not ASCII (byte 3), as the GGUF specification requires" \
+  --set general.name=x
+"$ONNXQ" edit accent.gguf -o removed.gguf --remove 'mod*'
+check "non-ASCII key: removed" "$PYTHON" "$CMP" meta accent.gguf removed.gguf \
+  '{"removed": ["mod\u00e8le.taille"]}'
+"$ONNXQ" edit accent.gguf -o renamed.gguf --rename "$(printf 'mod\xc3\xa8le.taille')=model.size"
+check "non-ASCII key: renamed" "$PYTHON" "$CMP" meta accent.gguf renamed.gguf \
+  '{"renamed": {"mod\u00e8le.taille": "model.size"}}'
+check "non-ASCII key: check finds it in the input only" eval \
+  '{ "$ONNXQ" check accent.gguf || true; } | grep -q non-ascii-key &&
+   ! { "$ONNXQ" check renamed.gguf || true; } | grep -q non-ascii-key'
 
 # --dry-run: key by key, nothing written.
 "$ONNXQ" edit "$ZOO" --dry-run --set test.uint8=1 --set new.b=bool:true --remove test.int16 \

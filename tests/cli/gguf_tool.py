@@ -187,6 +187,11 @@ if __name__ == "__main__":
     if sys.argv[1] == "big-endian":
         magic = sys.argv[4].encode() if len(sys.argv) > 4 else b"GGUF"
         open(sys.argv[3], "wb").write(to_big_endian(open(sys.argv[2], "rb").read(), magic))
+    elif sys.argv[1] == "add-key":  # IN OUT KEY: a u32 key of those bytes (\\xNN escapes) appended, = 7
+        kvs, tensors, alignment = read_gguf(open(sys.argv[2], "rb").read())
+        key = sys.argv[4].encode("latin-1").decode("unicode_escape").encode("latin-1")
+        write_gguf(sys.argv[3], kvs + [(key, 4, struct.pack("<I", 7))], tensors, alignment)
     else:
-        assert sys.argv[1] == "split", "usage: gguf_tool.py split IN.gguf OUT_BASE N | big-endian IN OUT [GGUF|FUGG]"
+        assert sys.argv[1] == "split", ("usage: gguf_tool.py split IN.gguf OUT_BASE N | big-endian IN OUT [GGUF|FUGG] | "
+                                        "add-key IN OUT KEY")
         split(sys.argv[2], sys.argv[3], int(sys.argv[4]))

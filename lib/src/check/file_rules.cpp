@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "gguf/parser.hpp"
+#include "onnxq/gguf/rules.hpp"
 
 namespace onnxq::check_detail {
 namespace {
@@ -53,10 +54,9 @@ class FileRules final : public gguf_detail::ParseListener {
                         "metadata key of " + std::to_string(key.size()) +
                             " bytes: the GGUF specification allows at most " + std::to_string(kGgufSpecMaxKeyBytes) +
                             " (ggml accepts it)"));
-    const auto non_ascii = std::find_if(key.begin(), key.end(), [](char c) { return (c & 0x80) != 0; });
-    if (non_ascii != key.end())
+    if (const auto non_ascii = gguf_first_non_ascii(key))
       tag(report_.error("non-ascii-key", offset,
-                        "metadata key is not ASCII (byte " + std::to_string(non_ascii - key.begin()) +
+                        "metadata key is not ASCII (byte " + std::to_string(*non_ascii) +
                             "): the GGUF specification requires ASCII keys (ggml accepts them)"));
     if (auto issue = find_control(key, false))
       tag(report_.warning("control-chars", offset,

@@ -272,6 +272,16 @@ std::string describe_metadata_value(const GgufOwnedValue& v, std::size_t width) 
   return type + " " + std::to_string(v.raw_bits());
 }
 
+std::string metadata_change_line(const MetadataChange& c) {
+  switch (c.kind) {
+    case MetadataChange::Add: return "add     " + c.key + ": " + c.detail;
+    case MetadataChange::Set: return "set     " + c.key + ": " + c.detail;
+    case MetadataChange::Remove: return "remove  " + c.key + " (was " + c.detail + ")";
+    case MetadataChange::Rename: break;
+  }
+  return "rename  " + c.key + " -> " + c.detail;
+}
+
 std::vector<MetadataChange> apply_metadata_edits(GgufMetadata& md, const MetadataEdits& edits) {
   using namespace metadata_edit_detail;
   const MetadataEditNames& n = edits.names;

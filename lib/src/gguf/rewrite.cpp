@@ -5,14 +5,29 @@
 
 namespace onnxq {
 
+GgufWriteOptions gguf_edit_options(const GgufFile& file) {
+  GgufWriteOptions options;
+  options.version = file.version;
+  options.big_endian = file.big_endian;
+  options.data_offset_modulo_block = file.data_offset;
+  return options;
+}
+
+GgufRewritePlan gguf_plan_rewrite(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
+                                  const GgufWriteOptions& options) {
+  GgufRewritePlan plan;
+  for (const TensorInfo& t : model.tensors())
+    if (&model.shards().at(t.shard) == &file) plan.tensors.push_back(gguf_writer_tensor(model, t));
+  plan.layout = gguf_plan(metadata, plan.tensors, options);
+  return plan;
+}
+
 GgufRewrite gguf_rewrite_file(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
                               const GgufWriteOptions& options, const std::string& path,
                               const GgufOutputCreator& create) {
-  std::vector<GgufWriterTensor> tensors;
-  for (const TensorInfo& t : model.tensors())
-    if (&model.shards().at(t.shard) == &file) tensors.push_back(gguf_writer_tensor(model, t));
+  GgufRewritePlan planned = gguf_plan_rewrite(model, file, metadata, options);
   GgufRewrite result;
-  result.plan = gguf_plan(metadata, tensors, options);
+  result.plan = std::move(planned.layout);
   AtomicFile::Options file_options;
   result.path = path;
   if (path.empty()) {
@@ -23,7 +38,7 @@ GgufRewrite gguf_rewrite_file(const GgufModel& model, const GgufFile& file, cons
     file_options.replaces_input = true;
   }
   AtomicFile out = create ? create(result.path, file_options) : AtomicFile::create(result.path, file_options);
-  result.stats = gguf_write(out, result.plan, tensors, options);
+  result.stats = gguf_write(out, result.plan, planned.tensors, options);
   out.commit();
   return result;
 }

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "onnxq/core/checked.hpp"
+#include "onnxq/core/text_escape.hpp"
 
 namespace onnxq {
 
@@ -24,6 +25,20 @@ std::optional<GgufRuleBreak> gguf_key_length_rule(std::string_view key) {
                                            std::to_string(key.size()) +
                                            " bytes long, more than the GGUF specification's limit of " +
                                            std::to_string(kGgufSpecMaxKeyBytes)};
+}
+
+std::optional<std::size_t> gguf_first_non_ascii(std::string_view key) {
+  for (std::size_t i = 0; i < key.size(); ++i)
+    if (static_cast<unsigned char>(key[i]) >= 0x80) return i;
+  return std::nullopt;
+}
+
+std::optional<GgufRuleBreak> gguf_key_ascii_rule(std::uint64_t index, std::string_view key) {
+  const auto at = gguf_first_non_ascii(key);
+  if (!at) return std::nullopt;
+  return GgufRuleBreak{"non-ascii-key", "metadata key " + std::to_string(index) + " '" + escape_bytes(key) +
+                                            "' is not ASCII (byte " + std::to_string(*at) +
+                                            "), as the GGUF specification requires"};
 }
 
 std::optional<GgufRuleBreak> gguf_string_length_rule(std::string_view key, std::uint64_t bytes) {

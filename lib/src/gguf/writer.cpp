@@ -35,8 +35,10 @@ void check_value(std::string_view key, const GgufOwnedValue& v) {
 std::uint64_t metadata_alignment(const GgufMetadata& metadata) {
   std::uint64_t i = 0;
   for (const GgufMetadataEntry& e : metadata.entries()) {
-    auto broken = gguf_empty_key_rule(i++, e.key);
+    auto broken = gguf_empty_key_rule(i, e.key);
     if (!broken) broken = gguf_key_length_rule(e.key);
+    if (!broken) broken = gguf_key_ascii_rule(i, e.key);
+    ++i;
     if (broken) invalid_argument(broken->reason);
     check_value(e.key, e.value);
   }

@@ -295,4 +295,15 @@ std::string report_json(const GgufModel& model, const ReportOptions& options) {
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+std::uint64_t report_decoded_bytes(const GgufModel& model, const ReportOptions& options) {
+  std::uint64_t total = 0;
+  for (const TensorInfo& t : model.tensors()) {
+    if (!options.values_glob.empty() && t.format && glob_matches(options.values_glob, t.name)) total += t.byte_size;
+    if (!options.reference) continue;
+    const TensorInfo* r = options.reference->find_tensor(t.name);
+    if (r && r->ne == t.ne && t.format && r->format) total += t.byte_size;
+  }
+  return total;
+}
+
 }  // namespace onnxq

@@ -37,6 +37,12 @@ TEST(WriterRules, KeysTheReadersRefuse) {
                  "metadata key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk'... is 65536 bytes long, more than the GGUF "
                  "specification's limit of 65535");
   EXPECT_NO_THROW(gguf_plan(one(std::string(kGgufSpecMaxKeyBytes, 'k'), GgufOwnedValue::u8(1)), {}, {}));
+  // The specification's ASCII keys: the first byte of 0x80 or more is named, the key escaped.
+  expect_refused(one("na\xefve\x01\\", GgufOwnedValue::u8(1)), {},
+                 "metadata key 1 'na\\xefve\\x01\\\\' is not ASCII (byte 2), as the GGUF specification requires");
+  expect_refused(one("\x80", GgufOwnedValue::u8(1)), {},
+                 "metadata key 1 '\\x80' is not ASCII (byte 0), as the GGUF specification requires");
+  EXPECT_NO_THROW(gguf_plan(one("all.ascii\x7f~ \x01", GgufOwnedValue::u8(1)), {}, {}));
   // A duplicate cannot be built: renaming onto a key that exists is refused.
   GgufMetadata md = one("a", GgufOwnedValue::u8(1));
   EXPECT_THROW(md.rename("a", "general.name"), Error);

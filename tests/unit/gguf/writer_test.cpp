@@ -253,6 +253,48 @@ TEST(Writer, RefusesWhatGgmlCannotRead) {
   EXPECT_THROW(gguf_plan({}, twice, {}), Error);
 }
 
+// A key that is not ASCII: the reader takes the file, the writer refuses it (naming the key escaped),
+// and a dry run's plan refuses it in the same words; without that key the file is written, by the
+// options that keep it as it is, exactly as the plan laid it out.
+TEST(Writer, ANonAsciiKeyIsReadRefusedAndRemovable) {
+  ScratchDir dir("writer_non_ascii");
+  GgufBuilder b = sample(true, 64);
+  b.kv_u32("mod\xc3\xa8le", 7);
+  save(dir.file("in.gguf"), b.build());
+  const GgufModel in = GgufModel::open(dir.file("in.gguf"));
+  const GgufFile& file = in.primary();
+  const GgufWriteOptions options = gguf_edit_options(file);
+  EXPECT_EQ(options.version, file.version);
+  EXPECT_TRUE(options.big_endian);
+  EXPECT_EQ(options.data_offset_modulo_block, file.data_offset);
+  GgufMetadata md = GgufMetadata::from_records(in.metadata());
+  const std::string message = "metadata key " + std::to_string(md.size() - 1) +
+                              " 'mod\\xc3\\xa8le' is not ASCII (byte 3), as the GGUF specification requires";
+  for (bool dry_run : {true, false}) {
+    try {
+      if (dry_run)
+        gguf_plan_rewrite(in, file, md, options);
+      else
+        gguf_rewrite_file(in, file, md, options, dir.file("out.gguf"));
+      ADD_FAILURE() << "no error; expected: " << message;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.gguf")));
+  ASSERT_TRUE(md.remove("mod\xc3\xa8le"));
+  const GgufRewritePlan plan = gguf_plan_rewrite(in, file, md, options);
+  ASSERT_EQ(plan.tensors.size(), 3u);
+  EXPECT_EQ(plan.layout.data_offset % kGgufCloneBlock, file.data_offset % kGgufCloneBlock);
+  const GgufRewrite written = gguf_rewrite_file(in, file, md, options, dir.file("out.gguf"));
+  EXPECT_EQ(written.plan.header, plan.layout.header);
+  const GgufModel out = GgufModel::open(dir.file("out.gguf"));
+  EXPECT_TRUE(out.primary().big_endian);
+  EXPECT_EQ(out.find_metadata("mod\xc3\xa8le"), nullptr);
+  for (const auto& t : in.tensors()) EXPECT_EQ(tensor_bytes(out, t.name), tensor_bytes(in, t.name)) << t.name;
+}
+
 TEST(Writer, AnUnknownTypeIsCopiedButNotSwapped) {
   ScratchDir dir("writer_unknown");
   save(dir.file("in.gguf"), sample(false, std::nullopt).build());

@@ -1,4 +1,5 @@
-// read_all: a stream read to its end in pieces, and a read that fails named.
+// read_all: a stream read to its end in pieces, and a read that fails named; read_text_file: a
+// file whole, its bytes as they are, and a file that cannot be opened or read named.
 #include "onnxq/io/read_all.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "onnxq/core/error.hpp"
+#include "scratch_dir.hpp"
 
 namespace onnxq {
 namespace {
@@ -73,6 +75,27 @@ TEST(ReadAll, AFailedReadIsAnIoErrorNamingTheStream) {
     EXPECT_EQ(e.kind(), ErrorKind::Io);
     EXPECT_EQ(std::string(e.what()), std::string("cannot read standard input: ") + std::strerror(EBADF));
   }
+}
+
+TEST(ReadAll, ReadTextFileGivesTheBytesOrNamesTheFile) {
+  testing::ScratchDir dir("read_text_file");
+  const std::string text("line 1\n\0\xff{{ x }}", 16);
+  testing::write_text(dir.file("t.txt"), text);
+  EXPECT_EQ(read_text_file(dir.file("t.txt")), text);
+  testing::write_text(dir.file("empty.txt"), "");
+  EXPECT_EQ(read_text_file(dir.file("empty.txt")), "");
+  auto expect_io = [](const std::string& path, const std::string& message, int err) {
+    try {
+      read_text_file(path);
+      ADD_FAILURE() << "no error for " << path;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Io);
+      EXPECT_EQ(std::string(e.what()), message);
+      EXPECT_EQ(e.system_error(), err);
+    }
+  };
+  expect_io(dir.file("missing.txt"), "cannot open " + dir.file("missing.txt") + ": No such file or directory", ENOENT);
+  expect_io(dir.file("."), "cannot read " + dir.file(".") + ": Is a directory", EISDIR);
 }
 
 }  // namespace

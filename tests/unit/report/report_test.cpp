@@ -74,6 +74,34 @@ TEST(ReportJson, LayersKindsAndTotals) {
   EXPECT_TRUE(j["compare"].is_null());
 }
 
+// The progress total: the bytes of the tensors --values chooses that onnxq decodes, and of those
+// --compare compares (the reference has them, in the same shape, both of known types).
+TEST(ReportJson, DecodedBytes) {
+  testing::BuilderTensor unknown;  // a type onnxq does not know: its size is what lies before the end
+  unknown.name = "c.weight";
+  unknown.ne = {32};
+  unknown.type = 142;
+  unknown.data.assign(8, 0);
+  GgufBuilder b;
+  b.tensor("a.weight", {32, 2}, kQ8_0).tensor("b.weight", {32}, kF32).tensor(unknown);
+  const auto bytes = b.build();
+  const GgufModel model = parse_gguf(bytes);
+  GgufBuilder r;
+  r.tensor("a.weight", {32, 2}, kF32).tensor("b.weight", {16, 2}, kF32).tensor(unknown);
+  const auto reference_bytes = r.build();
+  const GgufModel reference = parse_gguf(reference_bytes, "reference.gguf");
+  ReportOptions options;
+  EXPECT_EQ(report_decoded_bytes(model, options), 0u);  // the header only
+  options.values_glob = "*.weight";
+  EXPECT_EQ(report_decoded_bytes(model, options), 68u + 128u);  // not the unknown type
+  options.values_glob = "b*";
+  EXPECT_EQ(report_decoded_bytes(model, options), 128u);
+  options.reference = &reference;
+  EXPECT_EQ(report_decoded_bytes(model, options), 128u + 68u);  // b's shape differs, c's type is unknown
+  options.values_glob.clear();
+  EXPECT_EQ(report_decoded_bytes(model, options), 68u);
+}
+
 TEST(ReportJson, BytesThatAreNotUtf8AreReplaced) {
   GgufBuilder b;
   b.kv_str("general.name", "a\xff\xfe").tensor("blk.0.\xc3(.weight", {32}, kF32);

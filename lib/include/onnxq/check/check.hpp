@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace onnxq {
@@ -33,5 +34,18 @@ std::vector<Finding> check_gguf_bytes(std::span<const std::byte> bytes, const st
 // Checks a file; for a `<name>-0000K-of-0000N.gguf` shard, every shard of the set and the
 // split.* keys across them. Throws Error(Io) only when `path` itself cannot be read.
 std::vector<Finding> check_gguf_file(const std::string& path);
+
+// How many findings are errors and how many warnings.
+struct FindingCounts {
+  std::size_t errors = 0, warnings = 0;
+};
+FindingCounts count_findings(std::span<const Finding> findings);
+
+// One finding on one line, file text escaped (\xNN, escape_bytes): "FILE: error [CODE] at offset N,
+// key 'K', tensor 'T': MESSAGE" (the key named, empty, for a key's finding that has none).
+std::string finding_line(const Finding& finding);
+// The findings of `path` as JSON text: {file, errors, warnings, findings: [{severity, code, file,
+// offset, key, tensor, message}]}, a missing offset, key or tensor null, key and tensor escaped.
+std::string findings_json(std::string_view path, std::span<const Finding> findings);
 
 }  // namespace onnxq

@@ -48,4 +48,9 @@ struct ModelDiffOptions {
 // byte orders). Throws what reading a tensor throws (naming the file and tensor).
 ModelDifference diff_models(const GgufModel& a, const GgufModel& b, const ModelDiffOptions& options = {});
 
+// The comparison as JSON text (`onnxq diff --json`): {a, b (the models as named), only_in_a,
+// only_in_b, tensors: [{name, type_a, type_b, shape_a, shape_b, identical_bytes, compared, and when
+// compared: elements, differing, nonfinite_differences, max_abs, rms}]}.
+std::string model_difference_json(std::string_view a, std::string_view b, const ModelDifference& difference);
+
 }  // namespace onnxq

@@ -63,6 +63,10 @@ struct MetadataChange {
 // vocabulary).
 std::vector<MetadataChange> apply_metadata_edits(GgufMetadata& metadata, const MetadataEdits& edits);
 
+// A change as `onnxq edit --dry-run` lists it: "add     KEY: TYPE VALUE", "set     KEY: OLD -> NEW",
+// "remove  KEY (was TYPE VALUE)", "rename  OLD -> NEW".
+std::string metadata_change_line(const MetadataChange& change);
+
 // "TYPE VALUE" of an owned value, strings quoted and cut to `width` characters.
 std::string describe_metadata_value(const GgufOwnedValue& value, std::size_t width = 60);
 

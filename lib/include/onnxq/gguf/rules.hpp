@@ -30,6 +30,12 @@ std::optional<GgufRuleBreak> gguf_empty_key_rule(std::uint64_t index, std::strin
 // The specification's: at most kGgufSpecMaxKeyBytes bytes (ggml's reader takes longer ones; the writer does not write
 // them).
 std::optional<GgufRuleBreak> gguf_key_length_rule(std::string_view key);
+// The specification's: every byte of a key is ASCII (ggml's reader and onnxq's take others, so that
+// such a file can be read and its key renamed or removed; the writer does not write them). Code
+// "non-ascii-key"; the reason names the key escaped (\xNN) and the first byte that is not ASCII.
+std::optional<GgufRuleBreak> gguf_key_ascii_rule(std::uint64_t index, std::string_view key);
+// The position of the first byte of `key` that is not ASCII (0x80 or more), if any.
+std::optional<std::size_t> gguf_first_non_ascii(std::string_view key);
 // ggml's reader: strings of at most kGgmlMaxStringBytes, arrays of at most kGgmlMaxArrayElements.
 std::optional<GgufRuleBreak> gguf_string_length_rule(std::string_view key, std::uint64_t bytes);
 std::optional<GgufRuleBreak> gguf_array_length_rule(std::string_view key, std::uint64_t elements);

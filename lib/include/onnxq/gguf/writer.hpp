@@ -87,7 +87,7 @@ struct GgufLayoutPlan {
 
 // Lays out a file. The alignment is the metadata's general.alignment (a u32 power of two, at most
 // kGgufMaxAlignment), or 32. Throws Error(InvalidArgument), one line naming the key or tensor,
-// for whatever breaks the rule book (rules.hpp): an empty or overlong key, a string or array
+// for whatever breaks the rule book (rules.hpp): an empty, overlong or non-ASCII key, a string or array
 // past ggml's limits, a bad general.alignment, a tensor name past 63 bytes or twice, a shape of
 // no or too many dimensions, a tensor whose byte size its type and shape do not give; or for a
 // file past 64 bits.
@@ -115,6 +115,20 @@ struct GgufWriteStats {
 // or write failure.
 GgufWriteStats gguf_write(AtomicFile& out, const GgufLayoutPlan& plan, std::span<const GgufWriterTensor> tensors,
                           const GgufWriteOptions& options);
+
+// The options that keep `file` as it is (edit): its version, its byte order, and its data
+// section's position modulo kGgufCloneBlock, so that a file system can share its tensors' blocks.
+GgufWriteOptions gguf_edit_options(const GgufFile& file);
+
+// The tensors of `file` (one file of `model`) as the writer copies them, laid out under `metadata`
+// by gguf_plan: what gguf_rewrite_file writes, refused by the same rules. A dry run makes it and
+// writes nothing, so that it fails where the write would.
+struct GgufRewritePlan {
+  std::vector<GgufWriterTensor> tensors;
+  GgufLayoutPlan layout;
+};
+GgufRewritePlan gguf_plan_rewrite(const GgufModel& model, const GgufFile& file, const GgufMetadata& metadata,
+                                  const GgufWriteOptions& options);
 
 // One file of `model` rewritten (edit, convert-endian): its own tensors under `metadata`, laid out
 // by `options`, to `path`, or when `path` is empty over the file itself (the file a symlink names;

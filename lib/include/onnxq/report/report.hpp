@@ -28,6 +28,11 @@ struct ReportOptions {
 // UTF-8: bytes of the file that are not are replaced (U+FFFD).
 std::string report_json(const GgufModel& model, const ReportOptions& options);
 
+// The tensor bytes report_json decodes (a front end's progress total): those of the tensors that
+// values_glob chooses and onnxq can decode, and those of each tensor the reference has too, of the
+// same shape, both of types onnxq knows.
+std::uint64_t report_decoded_bytes(const GgufModel& model, const ReportOptions& options);
+
 // The page: the template with `json` inlined where no text of it can end the script element
 // ('<' , '>' and '&' written as \u escapes).
 std::string report_page(std::string_view json);
