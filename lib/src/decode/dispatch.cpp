@@ -57,7 +57,7 @@ std::atomic<std::size_t> g_streaming_threshold{std::size_t{32} << 20};
 
 }  // namespace
 
-simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format) {
+const simd::QuantizeKernel* quantize_kernel(const BlockFormat& format) {
   return format.is_block_format() ? active_kernels().quantize[format.index] : nullptr;
 }
 

@@ -27,7 +27,7 @@ DecodeKernel decode_kernel(const BlockFormat& format, DType out, bool streaming)
 bool want_streaming_stores(std::size_t out_bytes);
 
 // The active path's quantizer for a block format; null where the scalar reference is the fastest.
-simd::QuantizeRowsFn quantize_kernel(const BlockFormat& format);
+const simd::QuantizeKernel* quantize_kernel(const BlockFormat& format);
 // The active path's check that a row is all finite; null on the scalar path.
 simd::FiniteCheckFn finite_check();
 

@@ -10,7 +10,7 @@ void add_family(PathKernels& k, std::span<const simd::FusedDecoders> family) {
 }
 
 void add_quantizers(PathKernels& k, std::span<const simd::QuantizeKernel> kernels) {
-  for (const simd::QuantizeKernel& q : kernels) k.quantize[q.format_index] = q.quantize;
+  for (const simd::QuantizeKernel& q : kernels) k.quantize[q.format_index] = &q;
 }
 
 // Adds every family table, the plain conversions, the Unpack set and the finiteness check of the ISA

@@ -21,8 +21,8 @@ struct PathKernels {
   std::array<const simd::FusedDecoders*, formats::kFormatRows.size()> blocks{};  // null: the scalar reference
   const simd::PlainConverters* plain = nullptr;                                  // null: scalar conversion
   const simd::UnpackKernels* unpack = &simd::portable::unpack_kernels();
-  std::array<simd::QuantizeRowsFn, formats::kFormatRows.size()> quantize{};  // null: the scalar reference
-  simd::FiniteCheckFn all_finite = nullptr;                                  // null: the scalar loop
+  std::array<const simd::QuantizeKernel*, formats::kFormatRows.size()> quantize{};  // null: the scalar reference
+  simd::FiniteCheckFn all_finite = nullptr;                                         // null: the scalar loop
 };
 
 struct IsaRow {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,8 +116,9 @@ void quantize_rows(const QuantizeRequest& r, int threads) {
   check_request(r);
   if (r.rows == 0) return;
   // The active SIMD path's kernel where it has one (the same bytes, tests/unit/quantize/paths_test.cpp).
-  const QuantizeFn simd = decode::quantize_kernel(*r.format);
-  const QuantizeFn kernel = simd ? simd : kKernels[r.format->index];
+  const simd::QuantizeKernel* simd = decode::quantize_kernel(*r.format);
+  const QuantizeFn kernel = simd ? simd->quantize : kKernels[r.format->index];
+  const bool kernel_checks_finite = simd && simd->checks_finite;
   const std::uint64_t row_bytes = quantized_row_bytes(*r.format, r.n_per_row);
   const float* importance = r.importance.empty() ? nullptr : r.importance.data();
   const simd::FiniteCheckFn simd_finite = decode::finite_check();
@@ -129,12 +131,21 @@ void quantize_rows(const QuantizeRequest& r, int threads) {
   parallel_chunks(workers, runs, [&](unsigned worker, std::uint64_t run) {
     const std::uint64_t first = run * rows_per_run, count = std::min(rows_per_run, r.rows - first);
     const float* x = float_rows(r, first, count, scratch[worker]);
-    for (std::uint64_t i = 0; i < count; ++i)
-      require_finite_row(finite, x + i * r.n_per_row, r.n_per_row, r.first_row + first + i);
+    auto require_finite_rows = [&] {
+      for (std::uint64_t i = 0; i < count; ++i)
+        require_finite_row(finite, x + i * r.n_per_row, r.n_per_row, r.first_row + first + i);
+    };
+    // A kernel that checks the values itself reads them once; the others after this pass.
+    if (!kernel_checks_finite) require_finite_rows();
     try {
       kernel(x, static_cast<std::uint8_t*>(r.dst) + first * row_bytes, count, r.n_per_row, importance);
     } catch (const quantize::RowFailure& failure) {
       invalid_input("row " + std::to_string(r.first_row + first + failure.row) + ": " + failure.what());
+    } catch (const simd::NonFiniteInput&) {
+      require_finite_rows();
+      throw std::logic_error("quantize: the " + format_name(*r.format) + " kernel saw a value that is not finite in " +
+                             "rows " + std::to_string(r.first_row + first) + " to " +
+                             std::to_string(r.first_row + first + count - 1) + ", which hold none");
     }
   });
 }

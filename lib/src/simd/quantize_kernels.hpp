@@ -19,7 +19,15 @@ using FiniteCheckFn = bool (*)(const float* x, std::size_t n);
 struct QuantizeKernel {
   std::uint16_t format_index;  // BlockFormat::index of the format written
   QuantizeRowsFn quantize;
+  // Whether the kernel checks every value itself, in the pass that quantizes it, so that
+  // quantize_rows skips its own pass over the rows: on a NaN or an infinity it throws NonFiniteInput,
+  // having read only its rows and written only their output (unspecified bytes, as on any error).
+  bool checks_finite = false;
 };
+
+// Thrown by a kernel whose checks_finite is true when its rows hold a NaN or an infinity; quantize_rows
+// then finds the first one and names it.
+struct NonFiniteInput {};
 
 // The families with quantizing kernels: each ISA defines <family>_quantizers() in
 // lib/src/simd/<isa>/quantize_<family>.cpp; the ISA's row (decode/isa_registry.cpp) adds them all.

@@ -17,8 +17,9 @@
 // reference kernel. q8_k has no search: its lanes are values (see K8).
 //
 // Lane operations expected besides the shared layer: kSearchVectors (1 or 2); VM; vf_load,
-// vi_store, store_u8, operator/, vf_sqrt, vf_abs, vf_neg, lt, gt, le, eq, ne, VM & |, any, sel
-// (VF and VI), as_i, vi_min, vi_max, vi_hsum, VI |, shl, shr, transpose16.
+// vi_store, store_u8, store_low16, operator/, vf_sqrt, vf_abs, vf_neg, vf_max, vf_min, hmax, hmin, lane_sums,
+// lt, gt, le, eq, ne, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl, shr,
+// transpose16.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
@@ -829,47 +830,78 @@ struct K3 {
 
 // ---------------------------------------------------------------- q8_k
 
-// One block per group; here a lane is a value: the block's largest magnitude is exact in any
-// order (a maximum of finite floats), the first value that has it is found in order, and each
-// level and the integer sums are independent of the order.
+// One block at a time; here a lane is a value. The block's maximum and minimum are exact in any
+// order (finite floats), and they give the first value of largest magnitude unless a and -a both
+// have it, when it is found in order; each level and the integer sums are independent of the order.
+// The values are checked as they are reduced (quantize_rows reads them once): v - v is +0 for a
+// finite value and NaN for NaN or an infinity, and a NaN stays in the sum `bad`. Until the rows are
+// refused a NaN only makes bytes; no read leaves the block.
 struct K8 {
-  static constexpr int kBlocks = 1;
   static constexpr std::size_t kBytes = sizeof(BlockQ8_K);
+  static constexpr int kVectors = kQK / 16;
 
-  static void group(const float* const* xb, std::uint8_t* const* db, const float* const*) {
-    const float* x = xb[0];
-    std::uint8_t* blk = db[0];
-    VF amax = vf_abs(vf_load(x));
-    for (int j = 16; j < kQK; j += 16) amax = vf_max(amax, vf_abs(vf_load(x + j)));
-    const float m = hmax(amax);
-    if (!(m != 0)) {  // all zero: d, levels and the sums all stay zero
+  // The first value whose magnitude is m (m itself when none is: a block with a NaN).
+  static float first_of_magnitude(const float* x, float m) {
+    for (int j = 0; j < kQK; ++j)
+      if (std::fabs(x[j]) == m) return x[j];
+    return m;
+  }
+
+  static void block(const float* x, std::uint8_t* blk, VF& bad) {
+    VF v[kVectors];
+    for (int j = 0; j < kVectors; ++j) v[j] = vf_load(x + 16 * j);
+    // Pairwise, so that the reductions' chains are 4 steps long, not 15.
+    VF hi[kVectors / 2], lo[kVectors / 2], diffs[kVectors / 2];
+    for (int j = 0; j < kVectors / 2; ++j) {
+      hi[j] = vf_max(v[2 * j], v[2 * j + 1]);
+      lo[j] = vf_min(v[2 * j], v[2 * j + 1]);
+      diffs[j] = (v[2 * j] - v[2 * j]) + (v[2 * j + 1] - v[2 * j + 1]);
+    }
+    for (int n = kVectors / 4; n >= 1; n /= 2)
+      for (int j = 0; j < n; ++j) {
+        hi[j] = vf_max(hi[j], hi[j + n]);
+        lo[j] = vf_min(lo[j], lo[j + n]);
+        diffs[j] = diffs[j] + diffs[j + n];
+      }
+    bad = bad + diffs[0];
+    const float max = hmax(hi[0]), min = hmin(lo[0]);
+    float first;
+    if (max > -min) {
+      first = max;
+    } else if (max < -min) {
+      first = min;
+    } else if (max == 0.0f) {  // all zero: d, levels and the sums all stay zero
       std::memset(blk, 0, sizeof(BlockQ8_K));
       return;
+    } else {
+      first = first_of_magnitude(x, max);
     }
-    int first = 0;
-    while (!any(eq(vf_abs(vf_load(x + first)), vf_set1(m)))) first += 16;
-    while (std::fabs(x[first]) != m) ++first;
-    const float iscale = -127.f / x[first];
+    const float iscale = -127.f / first;
     std::uint8_t* qs = blk + offsetof(BlockQ8_K, qs);
-    std::uint8_t* bsums = blk + offsetof(BlockQ8_K, bsums);
-    for (int j = 0; j < kQK; j += 16) {
-      const VI l = vi_min(round_v(vf_set1(iscale) * vf_load(x + j)), vi_set1(127));
-      store_u8(qs + j, l);
-      // The sums are of the stored int8 bytes, and the low 16 bits of the levels' own sum are
-      // theirs: a finite block's levels are in [-127, 127], or, where -127 / max overflowed to an
-      // infinity (a block of tiny values), all -2^22 or 0 (the rounding trick on an infinity or a
-      // NaN), whose bytes are 0 and whose sum is a multiple of 2^22.
-      const auto sum = static_cast<std::uint16_t>(static_cast<std::int16_t>(vi_hsum(l)));
-      quantize::detail::store_u16(bsums + j / 8, sum);
+    VI levels[kVectors];
+    for (int j = 0; j < kVectors; ++j) {
+      levels[j] = vi_min(round_v(vf_set1(iscale) * v[j]), vi_set1(127));
+      store_u8(qs + 16 * j, levels[j]);
     }
+    // The sums are of the stored int8 bytes, and the low 16 bits of the levels' own sum are
+    // theirs: a finite block's levels are in [-127, 127], or, where -127 / max overflowed to an
+    // infinity (a block of tiny values), all -2^22 or 0 (the rounding trick on an infinity or a
+    // NaN), whose bytes are 0 and whose sum is a multiple of 2^22.
+    static_assert(kVectors == 16, "one sum per lane");
+    store_low16(blk + offsetof(BlockQ8_K, bsums), lane_sums(levels));
     float d = 1 / iscale;
     std::uint32_t bits;
     std::memcpy(&bits, &d, 4);
     quantize::detail::store_u32(blk + offsetof(BlockQ8_K, d), bits);
   }
 
-  static void reference(const float* x, std::uint8_t* dst, const float* qw) {
-    quantize::quantize_q8_k(x, dst, 1, kQK, qw);
+  // Every block of the call (q8_k takes no importance); throws NonFiniteInput at the end when a
+  // value was not finite.
+  static void rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
+    const std::size_t blocks = rows * (n_per_row / kQK);
+    VF bad = vf_set1(0.0f);
+    for (std::size_t b = 0; b < blocks; ++b) block(x + b * kQK, dst + b * kBytes, bad);
+    if (lane_bits(eq(bad, vf_set1(0.0f))) != 0xFFFFu) throw NonFiniteInput{};
   }
 };
 
@@ -908,8 +940,9 @@ constexpr QuantizeKernel entry(FormatId id) {
 std::span<const QuantizeKernel> kquant_quantizers() {
   using formats::FormatId;
   static constexpr QuantizeKernel kTable[] = {
-      kq::entry<kq::K4<15>>(FormatId::q4_k), kq::entry<kq::K4<31>>(FormatId::q5_k), kq::entry<kq::K6>(FormatId::q6_k),
-      kq::entry<kq::K2>(FormatId::q2_k),     kq::entry<kq::K3>(FormatId::q3_k),     kq::entry<kq::K8>(FormatId::q8_k),
+      kq::entry<kq::K4<15>>(FormatId::q4_k), kq::entry<kq::K4<31>>(FormatId::q5_k),
+      kq::entry<kq::K6>(FormatId::q6_k),     kq::entry<kq::K2>(FormatId::q2_k),
+      kq::entry<kq::K3>(FormatId::q3_k),     {formats::row(FormatId::q8_k).index, &kq::K8::rows, true},
   };
   return kTable;
 }

@@ -52,6 +52,42 @@ inline float hmin(VF a) {
   return _mm_cvtss_f32(_mm_min_ss(v, _mm_movehdup_ps(v)));
 }
 
+// Lane k = the largest (smallest) lane of v[k], for 16 vectors at once: each vector's halves
+// fold, then pairs of vectors fold into one by halves (inside 128-bit halves, then across them),
+// eight at a time. Over lanes without NaN the order does not matter.
+template <class Fold>
+inline __m256 fold_each8(const __m256* m, Fold fold) {
+  __m256 a[4], b[2];
+  for (int j = 0; j < 4; ++j)  // per half: [m2j 0|2, m2j+1 0|2, m2j 1|3, m2j+1 1|3]
+    a[j] = fold(_mm256_unpacklo_ps(m[2 * j], m[2 * j + 1]), _mm256_unpackhi_ps(m[2 * j], m[2 * j + 1]));
+  for (int j = 0; j < 2; ++j) {  // per half: m4j .. m4j+3, each over its half
+    const __m256d x = _mm256_castps_pd(a[2 * j]), y = _mm256_castps_pd(a[2 * j + 1]);
+    b[j] = fold(_mm256_castpd_ps(_mm256_unpacklo_pd(x, y)), _mm256_castpd_ps(_mm256_unpackhi_pd(x, y)));
+  }
+  return fold(_mm256_permute2f128_ps(b[0], b[1], 0x20), _mm256_permute2f128_ps(b[0], b[1], 0x31));
+}
+template <class Fold>
+inline VF fold_each(const VF* v, Fold fold) {
+  __m256 m[16];
+  for (int k = 0; k < 16; ++k) m[k] = fold(v[k].lo, v[k].hi);
+  return {fold_each8(m, fold), fold_each8(m + 8, fold)};
+}
+inline VF lane_maxima(const VF* v) {
+  return fold_each(v, [](__m256 x, __m256 y) { return _mm256_max_ps(x, y); });
+}
+inline VF lane_minima(const VF* v) {
+  return fold_each(v, [](__m256 x, __m256 y) { return _mm256_min_ps(x, y); });
+}
+// Lane k = the sum of the lanes of v[k] (integers: exact in any order).
+inline VI lane_sums(const VI* v) {
+  VF f[16];
+  for (int k = 0; k < 16; ++k) f[k] = {_mm256_castsi256_ps(v[k].lo), _mm256_castsi256_ps(v[k].hi)};
+  const VF s = fold_each(f, [](__m256 x, __m256 y) {
+    return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(x), _mm256_castps_si256(y)));
+  });
+  return {_mm256_castps_si256(s.lo), _mm256_castps_si256(s.hi)};
+}
+
 template <int P>
 inline VM cmp(VF a, VF b) {
   return {_mm256_cmp_ps(a.lo, b.lo, P), _mm256_cmp_ps(a.hi, b.hi, P)};
@@ -97,8 +133,6 @@ inline std::int32_t hsum(VI a) {
   v = _mm_add_epi32(v, _mm_unpackhi_epi64(v, v));
   return _mm_cvtsi128_si32(_mm_add_epi32(v, _mm_shuffle_epi32(v, 1)));
 }
-// The kquant family's name for hsum (the NEON files provide both names).
-inline std::int32_t vi_hsum(VI v) { return hsum(v); }
 
 // table[idx] for indices in 0..7, table 8 floats in memory: one permute per ymm.
 inline VF lookup8f(const float* table, VI idx) {
@@ -131,6 +165,15 @@ inline std::uint32_t bit4_mask(VB a) { return static_cast<std::uint32_t>(_mm_mov
 inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a); }
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+// The low 16 bits of each lane, little-endian, 32 bytes to p: each 128-bit half's four low halves
+// gathered into its low 8 bytes, then the halves' low quadwords joined.
+inline void store_low16(std::uint8_t* p, VI v) {
+  const __m256i pick = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                                        0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i lo = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v.lo, pick), 0x08);  // quadwords 0, 2
+  const __m256i hi = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v.hi, pick), 0x08);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute2x128_si256(lo, hi, 0x20));
+}
 
 // t[i * stride + k] = rows[k][i] for i, k < 16: sixteen rows of 16 floats (or 4-byte integers)
 // transposed as four 8x8 blocks in registers (pairs, quads, then 128-bit halves).

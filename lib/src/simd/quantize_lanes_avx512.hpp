@@ -41,6 +41,38 @@ inline VF vf_copysign(VF mag, VF sgn) {
 inline float hmax(VF a) { return _mm512_reduce_max_ps(a.v); }
 inline float hmin(VF a) { return _mm512_reduce_min_ps(a.v); }
 
+// Lane k = the largest (smallest) lane of v[k], for 16 vectors at once: pairs of vectors fold
+// into one by halves (inside 128-bit quarters, then across quarters), 15 folds in all where 16
+// separate reductions take 64 steps. Over lanes without NaN the order does not matter.
+template <class Fold>
+inline VF fold_each(const VF* v, Fold fold) {
+  __m512 a[8], b[4], c[2];
+  for (int j = 0; j < 8; ++j)  // per quarter: [v2j 0|2, v2j+1 0|2, v2j 1|3, v2j+1 1|3]
+    a[j] = fold(_mm512_unpacklo_ps(v[2 * j].v, v[2 * j + 1].v), _mm512_unpackhi_ps(v[2 * j].v, v[2 * j + 1].v));
+  for (int j = 0; j < 4; ++j) {  // per quarter: v4j .. v4j+3, each over its quarter
+    const __m512d x = _mm512_castps_pd(a[2 * j]), y = _mm512_castps_pd(a[2 * j + 1]);
+    b[j] = fold(_mm512_castpd_ps(_mm512_unpacklo_pd(x, y)), _mm512_castpd_ps(_mm512_unpackhi_pd(x, y)));
+  }
+  for (int j = 0; j < 2; ++j)  // quarters 0|2 and 1|3 of b[2j], then of b[2j + 1]
+    c[j] = fold(_mm512_shuffle_f32x4(b[2 * j], b[2 * j + 1], 0x44), _mm512_shuffle_f32x4(b[2 * j], b[2 * j + 1], 0xEE));
+  return {fold(_mm512_shuffle_f32x4(c[0], c[1], 0x88), _mm512_shuffle_f32x4(c[0], c[1], 0xDD))};
+}
+inline VF lane_maxima(const VF* v) {
+  return fold_each(v, [](__m512 x, __m512 y) { return _mm512_max_ps(x, y); });
+}
+inline VF lane_minima(const VF* v) {
+  return fold_each(v, [](__m512 x, __m512 y) { return _mm512_min_ps(x, y); });
+}
+// Lane k = the sum of the lanes of v[k] (integers: exact in any order).
+inline VI lane_sums(const VI* v) {
+  VF f[16];
+  for (int k = 0; k < 16; ++k) f[k] = {_mm512_castsi512_ps(v[k].v)};
+  const VF s = fold_each(f, [](__m512 x, __m512 y) {
+    return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(x), _mm512_castps_si512(y)));
+  });
+  return {_mm512_castps_si512(s.v)};
+}
+
 inline VM lt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
 inline VM gt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ)}; }
 inline VM le(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ)}; }
@@ -66,8 +98,6 @@ inline VI trunc_x86(VF a) { return {_mm512_cvttps_epi32(a.v)}; }
 inline VI half_bits(VF a) { return {_mm512_cvtepu16_epi32(_mm512_cvtps_ph(a.v, _MM_FROUND_TO_NEAREST_INT))}; }
 // The sum of the 16 lanes (integers: exact in any order).
 inline std::int32_t hsum(VI a) { return _mm512_reduce_add_epi32(a.v); }
-// The kquant family's name for hsum (the NEON files provide both names).
-inline std::int32_t vi_hsum(VI v) { return hsum(v); }
 
 // table[idx] for indices in 0..7, table 8 floats in memory.
 inline VF lookup8f(const float* table, VI idx) {
@@ -84,6 +114,10 @@ inline std::uint32_t bit4_mask(VB a) { return static_cast<std::uint32_t>(_mm_mov
 inline void store16(std::uint8_t* p, VB a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a); }
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+// The low 16 bits of each lane, little-endian, 32 bytes to p.
+inline void store_low16(std::uint8_t* p, VI v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(v.v));
+}
 
 // t[i * stride + k] = rows[k][i] for i, k < 16: sixteen rows of 16 floats (or 4-byte integers)
 // transposed in registers (pairs, quads, then 128-bit quarters interleaved), 16 loads and stores.

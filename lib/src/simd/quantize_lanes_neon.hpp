@@ -53,6 +53,43 @@ inline float hmax(VF a) { return vmaxvq_f32(vmaxq_f32(vmaxq_f32(a.v[0], a.v[1]),
 
 inline float hmin(VF a) { return vminvq_f32(vminq_f32(vminq_f32(a.v[0], a.v[1]), vminq_f32(a.v[2], a.v[3]))); }
 
+// Lane k = the largest (smallest) lane of v[k], for 16 vectors at once: each vector's four
+// registers fold into one, then pairwise folds (vpmaxq: adjacent lanes of two registers) take 16
+// registers to 4. Over lanes without NaN the order does not matter.
+template <class Fold, class PairFold>
+inline VF fold_each(const VF* v, Fold fold, PairFold pair_fold) {
+  float32x4_t m[16], p[8];
+  for (int k = 0; k < 16; ++k) m[k] = fold(fold(v[k].v[0], v[k].v[1]), fold(v[k].v[2], v[k].v[3]));
+  for (int j = 0; j < 8; ++j) p[j] = pair_fold(m[2 * j], m[2 * j + 1]);
+  return map_f([&](int k) { return pair_fold(p[2 * k], p[2 * k + 1]); });
+}
+inline VF lane_maxima(const VF* v) {
+  return fold_each(
+      v, [](float32x4_t x, float32x4_t y) { return vmaxq_f32(x, y); },
+      [](float32x4_t x, float32x4_t y) { return vpmaxq_f32(x, y); });
+}
+inline VF lane_minima(const VF* v) {
+  return fold_each(
+      v, [](float32x4_t x, float32x4_t y) { return vminq_f32(x, y); },
+      [](float32x4_t x, float32x4_t y) { return vpminq_f32(x, y); });
+}
+// Lane k = the sum of the lanes of v[k] (integers: exact in any order).
+inline VI lane_sums(const VI* v) {
+  VF f[16];
+  for (int k = 0; k < 16; ++k) f[k] = map_f([&](int i) { return vreinterpretq_f32_s32(v[k].v[i]); });
+  const VF s = fold_each(
+      f,
+      [](float32x4_t x, float32x4_t y) {
+        return vreinterpretq_f32_s32(vaddq_s32(vreinterpretq_s32_f32(x), vreinterpretq_s32_f32(y)));
+      },
+      [](float32x4_t x, float32x4_t y) {
+        return vreinterpretq_f32_s32(vpaddq_s32(vreinterpretq_s32_f32(x), vreinterpretq_s32_f32(y)));
+      });
+  VI out;
+  for (int i = 0; i < 4; ++i) out.v[i] = vreinterpretq_s32_f32(s.v[i]);
+  return out;
+}
+
 inline VM eq(VF a, VF b) {
   return map_m([&](int k) { return vceqq_f32(a.v[k], b.v[k]); });
 }
@@ -169,11 +206,15 @@ inline VI shr(VI a, int c) {
   return map_i([&](int k) { return vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(a.v[k]), vdupq_n_s32(-c))); });
 }
 
-// kquant's name for the integer lane sum.
-inline std::int32_t vi_hsum(VI v) { return hsum(v); }
-
 // The low byte of each lane, 16 bytes to p.
 inline void store_u8(std::uint8_t* p, VI v) { store16(p, low_bytes(v)); }
+// The low 16 bits of each lane, little-endian, 32 bytes to p.
+inline void store_low16(std::uint8_t* p, VI v) {
+  vst1q_u16(reinterpret_cast<std::uint16_t*>(p),
+            vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[0])), vmovn_u32(vreinterpretq_u32_s32(v.v[1]))));
+  vst1q_u16(reinterpret_cast<std::uint16_t*>(p + 16),
+            vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(v.v[2])), vmovn_u32(vreinterpretq_u32_s32(v.v[3]))));
+}
 
 inline VM ge(VF a, VF b) {
   return map_m([&](int k) { return vcgeq_f32(a.v[k], b.v[k]); });

@@ -4,9 +4,10 @@
 //
 // How the lanes stay exact. Without importance (round to nearest) the blocks go in groups of 16,
 // in three steps:
-//  1. per block, its reductions (largest magnitude, minimum, maximum) from two vectors of values:
-//     max and min are exact in any order, and where the scalar code keeps the FIRST value of a tie
-//     (the sign of the largest magnitude; the sign of a zero minimum or maximum) it is looked up;
+//  1. the 16 blocks' reductions (largest magnitude, minimum, maximum) at once, lane k = block k
+//     (lane_maxima, lane_minima): max and min are exact in any order, and where the scalar code keeps
+//     the FIRST value of a tie (the sign of the largest magnitude when a and -a both reach it; the
+//     sign of a zero minimum or maximum) that block is looked up;
 //  2. the 16 blocks' scale arithmetic (d = .../15, id = 1/d, the binary16 of d and of the minimum)
 //     with lane k = block k: each lane runs its block's scalar operations, IEEE divisions included;
 //  3. per block, the levels of its 32 values with the block's id broadcast: every value is its own
@@ -19,7 +20,8 @@
 // operations in the scalar order, each branch a select with the same outcome.
 //
 // Lane operations expected besides the shared layer: VM, vf_load, operator/, vf_sqrt, vf_abs,
-// vf_max, vf_min, vf_copysign, hmax, hmin, eq, ne, lt, gt, le, VM &, lane_bits, sel (VF, VI),
+// vf_neg, vf_max, vf_min, vf_copysign, lane_maxima, lane_minima, eq, ne, lt, gt, le,
+// VM & and |, lane_bits, sel (VF, VI),
 // vi_min, vi_max, trunc_x86, half_bits, vi_store, low_bytes, min_s8, bit4_mask, store16, hsum.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
@@ -70,10 +72,11 @@ inline void scatter_u16(std::uint8_t* p, std::size_t stride, VI h) {
 // d != 0 ? 1/d : 0, lane by lane (a NaN d gives 1/NaN, as C's != is true on NaN).
 inline VF inverse_or_zero(VF d) { return sel(ne(d, vf_set1(0.0f)), vf_set1(1.0f) / d, vf_set1(0.0f)); }
 
-// The value of the first lane of x[0..31] equal to v (one exists).
+// The value of the first lane of x[0..31] equal to v; v itself when none is (v a NaN: a row the
+// kernel refuses, so no read may leave the block).
 inline float first_equal(const float* x, VF lo, VF hi, float v) {
   const std::uint32_t m = lane_bits(eq(lo, vf_set1(v))) | (lane_bits(eq(hi, vf_set1(v))) << 16);
-  return x[std::countr_zero(m)];
+  return m != 0 ? x[std::countr_zero(m)] : v;
 }
 
 // The low bytes of 32 levels, as 16 packed bytes: element j and j + 16 share byte j, low
@@ -103,6 +106,18 @@ struct Half2 {
 };
 inline Half2 load_block(const float* xb) { return {vf_load(xb), vf_load(xb + 16)}; }
 
+// The kernels check the values as they reduce them (QuantizeKernel::checks_finite): v - v is +0 for a finite value
+// and NaN for NaN or an infinity, and a NaN stays in a sum, so `bad` is all zero exactly when every
+// value added to it was finite. Until the row is refused, a NaN only makes bytes: no value indexes
+// memory here.
+inline VF add_non_finite(VF bad, Half2 v) { return bad + ((v.lo - v.lo) + (v.hi - v.hi)); }
+inline bool all_zero(VF v) { return lane_bits(eq(v, vf_set1(0.0f))) == 0xFFFFu; }
+
+// Throws NonFiniteInput unless x[0..n) is finite (all_finite: quantize_finite-inl.hpp).
+inline void refuse_non_finite(const float* x, std::size_t n) {
+  if (!all_finite(x, n)) throw NonFiniteInput{};
+}
+
 // ---------------------------------------------------------------- q8_0, q8_1
 
 // roundf to a byte: v + copysign(0.49999997, v) truncated is roundf below 2^23 (rounding.hpp); from
@@ -111,16 +126,18 @@ inline VB round_away_bytes(VF v) { return trunc_bytes(v + vf_copysign(vf_set1(0.
 
 // d = amax / 127, id = 1/d; q = roundf(x * id). q8_1 adds the binary16 of (float)(sum q) * d.
 template <FormatId Id>
-void q8_group(const float* x, std::uint8_t* dst) {
+void q8_group(const float* x, std::uint8_t* dst, VF& bad) {
   constexpr bool kSum = Id == FormatId::q8_1;
   constexpr std::size_t kBytes = kBytesOf<Id>, kQs = kSum ? 4 : 2;
-  alignas(64) float amax[kGroup], ids[kGroup];
+  alignas(64) float ids[kGroup];
   alignas(64) std::int32_t sums[kGroup];
+  VF amax[kGroup];
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
-    amax[k] = hmax(vf_max(vf_abs(v.lo), vf_abs(v.hi)));
+    amax[k] = vf_max(vf_abs(v.lo), vf_abs(v.hi));
+    bad = add_non_finite(bad, v);
   }
-  const VF d = vf_load(amax) / vf_set1(127.0f);
+  const VF d = lane_maxima(amax) / vf_set1(127.0f);
   store_f(ids, inverse_or_zero(d));
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
@@ -137,27 +154,44 @@ void q8_group(const float* x, std::uint8_t* dst) {
 
 // ---------------------------------------------------------------- q4_0, q5_0
 
-// The value of largest magnitude, the first one on ties, +0 when all are zero (the scalar loop
-// never replaces its initial 0 then).
-inline float signed_absmax(const float* xb, Half2 v) {
-  const float amax = hmax(vf_max(vf_abs(v.lo), vf_abs(v.hi)));
-  if (amax == 0.0f) return 0.0f;
-  const std::uint32_t m =
-      lane_bits(eq(vf_abs(v.lo), vf_set1(amax))) | (lane_bits(eq(vf_abs(v.hi), vf_set1(amax))) << 16);
-  return xb[std::countr_zero(m)];
+// Each block's value of largest magnitude, the first one on ties, +0 when all are zero (the scalar
+// loop never replaces its initial 0 then). From each block's maximum and minimum: when only one sign
+// reaches the largest magnitude that value is the answer in any order; when both do (a block
+// holding a and -a) the first of them is looked up.
+inline VF signed_absmaxima(const float* x, VF& bad) {
+  VF maxs[kGroup], mins[kGroup];
+  for (int k = 0; k < kGroup; ++k) {
+    const Half2 v = load_block(x + k * kQk);
+    maxs[k] = vf_max(v.lo, v.hi);
+    mins[k] = vf_min(v.lo, v.hi);
+    bad = add_non_finite(bad, v);
+  }
+  const VF max = lane_maxima(maxs), min = lane_minima(mins), neg_min = vf_neg(min), zero = vf_set1(0.0f);
+  const VF amax = vf_max(max, neg_min);
+  VF out = sel(eq(amax, zero), zero, sel(gt(max, neg_min), max, min));
+  const std::uint32_t both = lane_bits(eq(max, neg_min) & ne(amax, zero));
+  if (both == 0) return out;
+  alignas(64) float t[kGroup], magnitude[kGroup];
+  store_f(t, out);
+  store_f(magnitude, amax);
+  for (std::uint32_t m = both; m != 0; m &= m - 1) {
+    const int k = std::countr_zero(m);
+    const Half2 v = load_block(x + k * kQk);
+    t[k] = first_equal(x + k * kQk, vf_abs(v.lo), vf_abs(v.hi), magnitude[k]);
+  }
+  return vf_load(t);
 }
 
 // d = max / -2^(bits-1); level = (int8)(x * id + 2^(bits-1) + 1/2) capped at 2^bits - 1 (a signed
 // byte minimum: a wrapped negative level stays, as in ggml).
 template <FormatId Id, int kBits>
-void symmetric_group(const float* x, std::uint8_t* dst) {
+void symmetric_group(const float* x, std::uint8_t* dst, VF& bad) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   constexpr float kDiv = -static_cast<float>(1 << (kBits - 1));
   constexpr float kBias = static_cast<float>(1 << (kBits - 1)) + 0.5f;
   const VB top = set1_bytes((1 << kBits) - 1);
-  alignas(64) float max[kGroup], ids[kGroup];
-  for (int k = 0; k < kGroup; ++k) max[k] = signed_absmax(x + k * kQk, load_block(x + k * kQk));
-  const VF d = vf_load(max) / vf_set1(kDiv);
+  alignas(64) float ids[kGroup];
+  const VF d = signed_absmaxima(x, bad) / vf_set1(kDiv);
   store_f(ids, inverse_or_zero(d));
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
@@ -170,23 +204,35 @@ void symmetric_group(const float* x, std::uint8_t* dst) {
 
 // ---------------------------------------------------------------- q4_1, q5_1
 
-// The scalar loop's minimum and maximum: the first value equal to the extreme (only a zero's sign
-// can differ from the vector extreme).
-inline void min_max(const float* xb, Half2 v, float& min, float& max) {
-  min = hmin(vf_min(v.lo, v.hi));
-  max = hmax(vf_max(v.lo, v.hi));
-  if (min == 0.0f) min = first_equal(xb, v.lo, v.hi, min);
-  if (max == 0.0f) max = first_equal(xb, v.lo, v.hi, max);
+// Each block's minimum and maximum as the scalar loop finds them: the first value equal to the
+// extreme (only a zero's sign can differ from the vector extreme; those blocks are looked up).
+inline void min_max(const float* x, float* mins, float* maxs, VF& bad) {
+  VF lows[kGroup], highs[kGroup];
+  for (int k = 0; k < kGroup; ++k) {
+    const Half2 v = load_block(x + k * kQk);
+    lows[k] = vf_min(v.lo, v.hi);
+    highs[k] = vf_max(v.lo, v.hi);
+    bad = add_non_finite(bad, v);
+  }
+  const VF min = lane_minima(lows), max = lane_maxima(highs), zero = vf_set1(0.0f);
+  store_f(mins, min);
+  store_f(maxs, max);
+  for (std::uint32_t m = lane_bits(eq(min, zero) | eq(max, zero)); m != 0; m &= m - 1) {
+    const int k = std::countr_zero(m);
+    const Half2 v = load_block(x + k * kQk);
+    if (mins[k] == 0.0f) mins[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
+    if (maxs[k] == 0.0f) maxs[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
+  }
 }
 
 // d = (max - min) / (2^bits - 1); level = (int8)((x - min) * id + 1/2), capped at 15 for q4_1 (a
 // signed byte minimum), not for q5_1.
 template <FormatId Id, int kBits>
-void affine_group(const float* x, std::uint8_t* dst) {
+void affine_group(const float* x, std::uint8_t* dst, VF& bad) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   constexpr float kLevels = static_cast<float>((1 << kBits) - 1);
   alignas(64) float mins[kGroup], maxs[kGroup], ids[kGroup];
-  for (int k = 0; k < kGroup; ++k) min_max(x + k * kQk, load_block(x + k * kQk), mins[k], maxs[k]);
+  min_max(x, mins, maxs, bad);
   const VF min = vf_load(mins);
   const VF d = (vf_load(maxs) - min) / vf_set1(kLevels);
   store_f(ids, inverse_or_zero(d));
@@ -420,23 +466,32 @@ void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
 // ---------------------------------------------------------------- rows
 
 // Without importance the rows are one run of blocks (no row state): whole groups go through
-// Group, the rest through the reference kernel (as one row of the remaining blocks).
+// Group, which checks the values it reduces, the rest through the reference kernel (as one row of
+// the remaining blocks) after a check. The importance searches check first, then search.
 // kWeighted: 0 no importance path (q8), 1 symmetric search, 2 affine search.
-template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits, int kWeighted>
+using GroupFn = void (*)(const float*, std::uint8_t*, VF& bad);
+template <FormatId Id, GroupFn Group, QuantizeRowsFn kReference, int kBits, int kWeighted>
 void rows_of(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
-  if (importance && kWeighted != 0)
+  if (importance && kWeighted != 0) {
+    refuse_non_finite(x, rows * n_per_row);
     return weighted_rows<Id, kBits, kWeighted == 2>(x, dst, rows, n_per_row, importance, kReference);
+  }
   const std::size_t blocks = rows * (n_per_row / kQk);
+  VF bad = vf_set1(0.0f);
   std::size_t b = 0;
-  for (; b + kGroup <= blocks; b += kGroup) Group(x + b * kQk, dst + b * kBytes);
-  if (b < blocks) kReference(x + b * kQk, dst + b * kBytes, 1, (blocks - b) * kQk, nullptr);
+  for (; b + kGroup <= blocks; b += kGroup) Group(x + b * kQk, dst + b * kBytes, bad);
+  if (b < blocks) {
+    refuse_non_finite(x + b * kQk, (blocks - b) * kQk);
+    kReference(x + b * kQk, dst + b * kBytes, 1, (blocks - b) * kQk, nullptr);
+  }
+  if (!all_zero(bad)) throw NonFiniteInput{};
 }
 
-template <FormatId Id, void (*Group)(const float*, std::uint8_t*), QuantizeRowsFn kReference, int kBits, int kWeighted>
+template <FormatId Id, GroupFn Group, QuantizeRowsFn kReference, int kBits, int kWeighted>
 constexpr QuantizeKernel row() {
   static_assert(formats::row(Id).block_elements == kQk);
-  return {formats::row(Id).index, &rows_of<Id, Group, kReference, kBits, kWeighted>};
+  return {formats::row(Id).index, &rows_of<Id, Group, kReference, kBits, kWeighted>, true};
 }
 
 constexpr QuantizeKernel kTable[] = {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,52 @@ TEST(QuantizePaths, EveryPathRefusesANonFiniteValueAnywhereInARow) {
           } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("row 1, column " + std::to_string(at) + ":"), std::string::npos)
                 << path << ": " << e.what();
+          }
+        }
+      }
+    }
+  }
+}
+
+// Where a SIMD kernel checks the values in the pass that quantizes them (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,
+// Q8_1 and Q8_K), a bad value is found in a group of 16 blocks, in the blocks after the last group,
+// and with an importance matrix; the error names the first bad value. Every block here has a tie
+// for the largest magnitude (16 and -16), so the lookup of the first one also meets NaN (reading
+// nothing outside the rows: the ASan stage runs this).
+TEST(QuantizePaths, KernelsThatCheckAsTheyQuantizeRefuseEveryNonFiniteValue) {
+  testing::IsaGuard guard;
+  constexpr std::uint64_t kRows = 3, kLength = 768;  // 72 blocks of 32 (4 groups of 16, then 8), or 9 of 256
+  std::vector<float> clean(kRows * kLength);
+  for (std::uint64_t i = 0; i < clean.size(); ++i)
+    clean[i] = (i % 2 ? -1.0f : 1.0f) * static_cast<float>(i % 32 / 2 + 1);
+  const std::vector<float> w(kLength, 1.0f);
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  for (const char* name : {"Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q8_K"}) {
+    const BlockFormat* f = nullptr;
+    for (const BlockFormat& g : block_formats())
+      if (g.gguf_name == name) f = &g;
+    ASSERT_NE(f, nullptr) << name;
+    std::vector<std::byte> out(kRows * quantized_row_bytes(*f, kLength));
+    for (const std::string& path : testing::simd_paths()) {
+      select_isa(path);
+      for (std::uint64_t at = 0; at < clean.size(); at += 5) {
+        for (const float value : bad) {
+          for (const bool weighted : {false, true}) {
+            if (weighted && (!quantize_uses_importance(*f) || at % 31 != 0)) continue;
+            std::vector<float> x = clean;
+            x[at] = value;
+            if (at + 40 < x.size()) x[at + 40] = -value;  // a later one, in the same block or the next
+            try {
+              const std::span<const float> importance = weighted ? std::span<const float>(w) : std::span<const float>();
+              quantize_rows({f, DType::Float, x.data(), kRows, kLength, importance, out.data()}, 1);
+              ADD_FAILURE() << name << " on " << path << ": value " << at << " = " << value << " was quantized";
+            } catch (const Error& e) {
+              const std::string want =
+                  "row " + std::to_string(at / kLength) + ", column " + std::to_string(at % kLength) + ":";
+              EXPECT_NE(std::string(e.what()).find(want), std::string::npos)
+                  << name << " on " << path << ": " << e.what();
+            }
           }
         }
       }
