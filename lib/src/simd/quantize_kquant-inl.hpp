@@ -18,7 +18,7 @@
 //
 // Lane operations expected besides the shared layer: kSearchVectors (1 or 2); VM; vf_load,
 // vi_store, store_u8, store_low16, operator/, vf_sqrt, vf_abs, vf_neg, vf_max, vf_min, hmax, hmin, lane_sums,
-// lt, gt, le, eq, ne, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl, shr,
+// lt, gt, le, eq, ne, unordered, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl, shr,
 // transpose16.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
@@ -833,9 +833,9 @@ struct K3 {
 // One block at a time; here a lane is a value. The block's maximum and minimum are exact in any
 // order (finite floats), and they give the first value of largest magnitude unless a and -a both
 // have it, when it is found in order; each level and the integer sums are independent of the order.
-// The values are checked as they are reduced (quantize_rows reads them once): v - v is +0 for a
-// finite value and NaN for NaN or an infinity, and a NaN stays in the sum `bad`. Until the rows are
-// refused a NaN only makes bytes; no read leaves the block.
+// The values are checked as they are reduced (quantize_rows reads them once): a NaN makes its pair
+// of vectors unordered, and an infinity is the block's maximum or minimum. Until the rows are
+// refused a NaN or an infinity only makes bytes; no read leaves the block.
 struct K8 {
   static constexpr std::size_t kBytes = sizeof(BlockQ8_K);
   static constexpr int kVectors = kQK / 16;
@@ -847,24 +847,26 @@ struct K8 {
     return m;
   }
 
-  static void block(const float* x, std::uint8_t* blk, VF& bad) {
+  // Returns whether a value was not finite.
+  static bool block(const float* x, std::uint8_t* blk) {
     VF v[kVectors];
     for (int j = 0; j < kVectors; ++j) v[j] = vf_load(x + 16 * j);
     // Pairwise, so that the reductions' chains are 4 steps long, not 15.
-    VF hi[kVectors / 2], lo[kVectors / 2], diffs[kVectors / 2];
+    VF hi[kVectors / 2], lo[kVectors / 2];
+    VM nan[kVectors / 2];
     for (int j = 0; j < kVectors / 2; ++j) {
       hi[j] = vf_max(v[2 * j], v[2 * j + 1]);
       lo[j] = vf_min(v[2 * j], v[2 * j + 1]);
-      diffs[j] = (v[2 * j] - v[2 * j]) + (v[2 * j + 1] - v[2 * j + 1]);
+      nan[j] = unordered(v[2 * j], v[2 * j + 1]);
     }
     for (int n = kVectors / 4; n >= 1; n /= 2)
       for (int j = 0; j < n; ++j) {
         hi[j] = vf_max(hi[j], hi[j + n]);
         lo[j] = vf_min(lo[j], lo[j + n]);
-        diffs[j] = diffs[j] + diffs[j + n];
+        nan[j] = nan[j] | nan[j + n];
       }
-    bad = bad + diffs[0];
     const float max = hmax(hi[0]), min = hmin(lo[0]);
+    const bool non_finite = any(nan[0]) || max == INFINITY || min == -INFINITY;
     float first;
     if (max > -min) {
       first = max;
@@ -872,7 +874,7 @@ struct K8 {
       first = min;
     } else if (max == 0.0f) {  // all zero: d, levels and the sums all stay zero
       std::memset(blk, 0, sizeof(BlockQ8_K));
-      return;
+      return non_finite;
     } else {
       first = first_of_magnitude(x, max);
     }
@@ -893,15 +895,16 @@ struct K8 {
     std::uint32_t bits;
     std::memcpy(&bits, &d, 4);
     quantize::detail::store_u32(blk + offsetof(BlockQ8_K, d), bits);
+    return non_finite;
   }
 
   // Every block of the call (q8_k takes no importance); throws NonFiniteInput at the end when a
   // value was not finite.
   static void rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
     const std::size_t blocks = rows * (n_per_row / kQK);
-    VF bad = vf_set1(0.0f);
-    for (std::size_t b = 0; b < blocks; ++b) block(x + b * kQK, dst + b * kBytes, bad);
-    if (lane_bits(eq(bad, vf_set1(0.0f))) != 0xFFFFu) throw NonFiniteInput{};
+    bool non_finite = false;
+    for (std::size_t b = 0; b < blocks; ++b) non_finite |= block(x + b * kQK, dst + b * kBytes);
+    if (non_finite) throw NonFiniteInput{};
   }
 };
 

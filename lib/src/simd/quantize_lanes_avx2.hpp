@@ -98,6 +98,8 @@ inline VM le(VF a, VF b) { return cmp<_CMP_LE_OQ>(a, b); }
 inline VM ge(VF a, VF b) { return cmp<_CMP_GE_OQ>(a, b); }
 inline VM eq(VF a, VF b) { return cmp<_CMP_EQ_OQ>(a, b); }
 inline VM ne(VF a, VF b) { return cmp<_CMP_NEQ_UQ>(a, b); }
+// True where a or b is NaN.
+inline VM unordered(VF a, VF b) { return cmp<_CMP_UNORD_Q>(a, b); }
 inline VM operator&(VM a, VM b) { return {_mm256_and_ps(a.lo, b.lo), _mm256_and_ps(a.hi, b.hi)}; }
 inline VM operator|(VM a, VM b) { return {_mm256_or_ps(a.lo, b.lo), _mm256_or_ps(a.hi, b.hi)}; }
 inline bool any(VM a) { return _mm256_movemask_ps(_mm256_or_ps(a.lo, a.hi)) != 0; }

@@ -79,6 +79,8 @@ inline VM le(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ)}; }
 inline VM ge(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GE_OQ)}; }
 inline VM eq(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_EQ_OQ)}; }
 inline VM ne(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_NEQ_UQ)}; }
+// True where a or b is NaN.
+inline VM unordered(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_UNORD_Q)}; }
 inline VM operator&(VM a, VM b) { return {static_cast<__mmask16>(a.m & b.m)}; }
 inline VM operator|(VM a, VM b) { return {static_cast<__mmask16>(a.m | b.m)}; }
 inline bool any(VM a) { return a.m != 0; }

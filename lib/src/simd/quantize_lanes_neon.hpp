@@ -98,6 +98,11 @@ inline VM ne(VF a, VF b) {
   return map_m([&](int k) { return vmvnq_u32(vceqq_f32(a.v[k], b.v[k])); });
 }
 
+// True where a or b is NaN (a value is equal to itself unless it is NaN).
+inline VM unordered(VF a, VF b) {
+  return map_m([&](int k) { return vmvnq_u32(vandq_u32(vceqq_f32(a.v[k], a.v[k]), vceqq_f32(b.v[k], b.v[k]))); });
+}
+
 inline VM lt(VF a, VF b) {
   return map_m([&](int k) { return vcltq_f32(a.v[k], b.v[k]); });
 }

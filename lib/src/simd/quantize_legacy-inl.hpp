@@ -20,8 +20,8 @@
 // operations in the scalar order, each branch a select with the same outcome.
 //
 // Lane operations expected besides the shared layer: VM, vf_load, operator/, vf_sqrt, vf_abs,
-// vf_neg, vf_max, vf_min, vf_copysign, lane_maxima, lane_minima, eq, ne, lt, gt, le,
-// VM & and |, lane_bits, sel (VF, VI),
+// vf_neg, vf_max, vf_min, vf_copysign, lane_maxima, lane_minima, eq, ne, unordered, lt, gt, le,
+// VM & and |, any, lane_bits, sel (VF, VI),
 // vi_min, vi_max, trunc_x86, half_bits, vi_store, low_bytes, min_s8, bit4_mask, store16, hsum.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
@@ -106,12 +106,11 @@ struct Half2 {
 };
 inline Half2 load_block(const float* xb) { return {vf_load(xb), vf_load(xb + 16)}; }
 
-// The kernels check the values as they reduce them (QuantizeKernel::checks_finite): v - v is +0 for a finite value
-// and NaN for NaN or an infinity, and a NaN stays in a sum, so `bad` is all zero exactly when every
-// value added to it was finite. Until the row is refused, a NaN only makes bytes: no value indexes
-// memory here.
-inline VF add_non_finite(VF bad, Half2 v) { return bad + ((v.lo - v.lo) + (v.hi - v.hi)); }
-inline bool all_zero(VF v) { return lane_bits(eq(v, vf_set1(0.0f))) == 0xFFFFu; }
+// The groups check the values as they reduce them (QuantizeKernel::checks_finite) and say whether
+// one was not finite: a NaN makes its block's two vectors unordered, and an infinity is its block's
+// largest magnitude. Until the rows are refused a NaN or an infinity only makes bytes: no value
+// indexes memory here.
+inline bool any_non_finite(VM nan, VF amax) { return any(nan | eq(amax, vf_set1(INFINITY))); }
 
 // Throws NonFiniteInput unless x[0..n) is finite (all_finite: quantize_finite-inl.hpp).
 inline void refuse_non_finite(const float* x, std::size_t n) {
@@ -126,18 +125,20 @@ inline VB round_away_bytes(VF v) { return trunc_bytes(v + vf_copysign(vf_set1(0.
 
 // d = amax / 127, id = 1/d; q = roundf(x * id). q8_1 adds the binary16 of (float)(sum q) * d.
 template <FormatId Id>
-void q8_group(const float* x, std::uint8_t* dst, VF& bad) {
+bool q8_group(const float* x, std::uint8_t* dst) {
   constexpr bool kSum = Id == FormatId::q8_1;
   constexpr std::size_t kBytes = kBytesOf<Id>, kQs = kSum ? 4 : 2;
   alignas(64) float ids[kGroup];
   alignas(64) std::int32_t sums[kGroup];
   VF amax[kGroup];
+  VM nan = unordered(vf_set1(0.0f), vf_set1(0.0f));  // none
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
     amax[k] = vf_max(vf_abs(v.lo), vf_abs(v.hi));
-    bad = add_non_finite(bad, v);
+    nan = nan | unordered(v.lo, v.hi);
   }
-  const VF d = lane_maxima(amax) / vf_set1(127.0f);
+  const VF block_amax = lane_maxima(amax);
+  const VF d = block_amax / vf_set1(127.0f);
   store_f(ids, inverse_or_zero(d));
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
@@ -150,6 +151,7 @@ void q8_group(const float* x, std::uint8_t* dst, VF& bad) {
   }
   scatter_u16(dst, kBytes, ggml_half16(d));
   if constexpr (kSum) scatter_u16(dst + 2, kBytes, ggml_half16(to_f(vi_load(sums)) * d));
+  return any_non_finite(nan, block_amax);
 }
 
 // ---------------------------------------------------------------- q4_0, q5_0
@@ -157,17 +159,19 @@ void q8_group(const float* x, std::uint8_t* dst, VF& bad) {
 // Each block's value of largest magnitude, the first one on ties, +0 when all are zero (the scalar
 // loop never replaces its initial 0 then). From each block's maximum and minimum: when only one sign
 // reaches the largest magnitude that value is the answer in any order; when both do (a block
-// holding a and -a) the first of them is looked up.
-inline VF signed_absmaxima(const float* x, VF& bad) {
+// holding a and -a) the first of them is looked up. non_finite: whether a value was not finite.
+inline VF signed_absmaxima(const float* x, bool& non_finite) {
   VF maxs[kGroup], mins[kGroup];
+  VM nan = unordered(vf_set1(0.0f), vf_set1(0.0f));  // none
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
     maxs[k] = vf_max(v.lo, v.hi);
     mins[k] = vf_min(v.lo, v.hi);
-    bad = add_non_finite(bad, v);
+    nan = nan | unordered(v.lo, v.hi);
   }
   const VF max = lane_maxima(maxs), min = lane_minima(mins), neg_min = vf_neg(min), zero = vf_set1(0.0f);
   const VF amax = vf_max(max, neg_min);
+  non_finite = any_non_finite(nan, amax);
   VF out = sel(eq(amax, zero), zero, sel(gt(max, neg_min), max, min));
   const std::uint32_t both = lane_bits(eq(max, neg_min) & ne(amax, zero));
   if (both == 0) return out;
@@ -185,13 +189,14 @@ inline VF signed_absmaxima(const float* x, VF& bad) {
 // d = max / -2^(bits-1); level = (int8)(x * id + 2^(bits-1) + 1/2) capped at 2^bits - 1 (a signed
 // byte minimum: a wrapped negative level stays, as in ggml).
 template <FormatId Id, int kBits>
-void symmetric_group(const float* x, std::uint8_t* dst, VF& bad) {
+bool symmetric_group(const float* x, std::uint8_t* dst) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   constexpr float kDiv = -static_cast<float>(1 << (kBits - 1));
   constexpr float kBias = static_cast<float>(1 << (kBits - 1)) + 0.5f;
   const VB top = set1_bytes((1 << kBits) - 1);
   alignas(64) float ids[kGroup];
-  const VF d = signed_absmaxima(x, bad) / vf_set1(kDiv);
+  bool non_finite;
+  const VF d = signed_absmaxima(x, non_finite) / vf_set1(kDiv);
   store_f(ids, inverse_or_zero(d));
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
@@ -200,19 +205,22 @@ void symmetric_group(const float* x, std::uint8_t* dst, VF& bad) {
     pack_levels<kBits>(l0, l1, dst + k * kBytes + 2);
   }
   scatter_u16(dst, kBytes, ggml_half16(d));
+  return non_finite;
 }
 
 // ---------------------------------------------------------------- q4_1, q5_1
 
 // Each block's minimum and maximum as the scalar loop finds them: the first value equal to the
 // extreme (only a zero's sign can differ from the vector extreme; those blocks are looked up).
-inline void min_max(const float* x, float* mins, float* maxs, VF& bad) {
+// Returns whether a value was not finite.
+inline bool min_max(const float* x, float* mins, float* maxs) {
   VF lows[kGroup], highs[kGroup];
+  VM nan = unordered(vf_set1(0.0f), vf_set1(0.0f));  // none
   for (int k = 0; k < kGroup; ++k) {
     const Half2 v = load_block(x + k * kQk);
     lows[k] = vf_min(v.lo, v.hi);
     highs[k] = vf_max(v.lo, v.hi);
-    bad = add_non_finite(bad, v);
+    nan = nan | unordered(v.lo, v.hi);
   }
   const VF min = lane_minima(lows), max = lane_maxima(highs), zero = vf_set1(0.0f);
   store_f(mins, min);
@@ -223,16 +231,17 @@ inline void min_max(const float* x, float* mins, float* maxs, VF& bad) {
     if (mins[k] == 0.0f) mins[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
     if (maxs[k] == 0.0f) maxs[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
   }
+  return any_non_finite(nan, vf_max(max, vf_neg(min)));
 }
 
 // d = (max - min) / (2^bits - 1); level = (int8)((x - min) * id + 1/2), capped at 15 for q4_1 (a
 // signed byte minimum), not for q5_1.
 template <FormatId Id, int kBits>
-void affine_group(const float* x, std::uint8_t* dst, VF& bad) {
+bool affine_group(const float* x, std::uint8_t* dst) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
   constexpr float kLevels = static_cast<float>((1 << kBits) - 1);
   alignas(64) float mins[kGroup], maxs[kGroup], ids[kGroup];
-  min_max(x, mins, maxs, bad);
+  const bool non_finite = min_max(x, mins, maxs);
   const VF min = vf_load(mins);
   const VF d = (vf_load(maxs) - min) / vf_set1(kLevels);
   store_f(ids, inverse_or_zero(d));
@@ -248,6 +257,7 @@ void affine_group(const float* x, std::uint8_t* dst, VF& bad) {
   }
   scatter_u16(dst, kBytes, ggml_half16(d));
   scatter_u16(dst + 2, kBytes, ggml_half16(min));
+  return non_finite;
 }
 
 // ---------------------------------------------------------------- importance paths
@@ -469,7 +479,7 @@ void weighted_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::siz
 // Group, which checks the values it reduces, the rest through the reference kernel (as one row of
 // the remaining blocks) after a check. The importance searches check first, then search.
 // kWeighted: 0 no importance path (q8), 1 symmetric search, 2 affine search.
-using GroupFn = void (*)(const float*, std::uint8_t*, VF& bad);
+using GroupFn = bool (*)(const float*, std::uint8_t*);  // true: a value was not finite
 template <FormatId Id, GroupFn Group, QuantizeRowsFn kReference, int kBits, int kWeighted>
 void rows_of(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float* importance) {
   constexpr std::size_t kBytes = kBytesOf<Id>;
@@ -478,14 +488,14 @@ void rows_of(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_
     return weighted_rows<Id, kBits, kWeighted == 2>(x, dst, rows, n_per_row, importance, kReference);
   }
   const std::size_t blocks = rows * (n_per_row / kQk);
-  VF bad = vf_set1(0.0f);
+  bool non_finite = false;
   std::size_t b = 0;
-  for (; b + kGroup <= blocks; b += kGroup) Group(x + b * kQk, dst + b * kBytes, bad);
+  for (; b + kGroup <= blocks; b += kGroup) non_finite |= Group(x + b * kQk, dst + b * kBytes);
   if (b < blocks) {
     refuse_non_finite(x + b * kQk, (blocks - b) * kQk);
     kReference(x + b * kQk, dst + b * kBytes, 1, (blocks - b) * kQk, nullptr);
   }
-  if (!all_zero(bad)) throw NonFiniteInput{};
+  if (non_finite) throw NonFiniteInput{};
 }
 
 template <FormatId Id, GroupFn Group, QuantizeRowsFn kReference, int kBits, int kWeighted>
