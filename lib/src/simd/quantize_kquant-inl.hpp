@@ -18,8 +18,8 @@
 //
 // Lane operations expected besides the shared layer: kSearchVectors (1 or 2); VM; vf_load,
 // vi_store, store_u8, store_low16, operator/, vf_sqrt, vf_abs, vf_neg, vf_max, vf_min, hmax, hmin, lane_sums,
-// lt, gt, le, eq, ne, unordered, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl, shr,
-// transpose16.
+// round_x86, lt, gt, le, eq, ne, unordered, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl,
+// shr, transpose16.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
@@ -881,14 +881,17 @@ struct K8 {
     const float iscale = -127.f / first;
     std::uint8_t* qs = blk + offsetof(BlockQ8_K, qs);
     VI levels[kVectors];
+    // ggml rounds with nearest_int (round_v); round_x86 gives the same integer below 2^22 in
+    // magnitude, and iscale * x is within [-127, 127] unless -127 / max overflowed to an infinity
+    // (a block of values under 127 / FLT_MAX). Then each product is an infinity or NaN (0 * inf),
+    // where nearest_int gives -2^22 or 0 and round_x86 INT32_MIN: the byte is 0 either way.
     for (int j = 0; j < kVectors; ++j) {
-      levels[j] = vi_min(round_v(vf_set1(iscale) * v[j]), vi_set1(127));
+      levels[j] = vi_min(round_x86(vf_set1(iscale) * v[j]), vi_set1(127));
       store_u8(qs + 16 * j, levels[j]);
     }
     // The sums are of the stored int8 bytes, and the low 16 bits of the levels' own sum are
-    // theirs: a finite block's levels are in [-127, 127], or, where -127 / max overflowed to an
-    // infinity (a block of tiny values), all -2^22 or 0 (the rounding trick on an infinity or a
-    // NaN), whose bytes are 0 and whose sum is a multiple of 2^22.
+    // theirs: a finite block's levels are in [-127, 127], or, in the overflow above, all INT32_MIN
+    // or 0, whose bytes are 0 and whose sum is a multiple of 2^31.
     static_assert(kVectors == 16, "one sum per lane");
     store_low16(blk + offsetof(BlockQ8_K, bsums), lane_sums(levels));
     float d = 1 / iscale;

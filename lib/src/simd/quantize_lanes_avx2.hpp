@@ -126,6 +126,11 @@ inline VI shr(VI a, int k) {
 }
 // cvttps2dq: truncation, INT32_MIN for NaN and out of range (rounding.hpp's x86_trunc_i32).
 inline VI trunc_x86(VF a) { return {_mm256_cvttps_epi32(a.lo), _mm256_cvttps_epi32(a.hi)}; }
+// cvtps2dq with round to nearest even (whatever MXCSR says): INT32_MIN for NaN and out of range.
+inline VI round_x86(VF a) {
+  constexpr int kMode = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  return {_mm256_cvttps_epi32(_mm256_round_ps(a.lo, kMode)), _mm256_cvttps_epi32(_mm256_round_ps(a.hi, kMode))};
+}
 // IEEE binary16 (round to nearest even) in the low 16 bits of each lane.
 inline VI half_bits(VF a) { return vi_u16(to_f16(a)); }
 // The sum of the 16 lanes (integers: exact in any order).

@@ -96,6 +96,8 @@ inline VI shl(VI a, int k) { return {_mm512_sll_epi32(a.v, _mm_cvtsi32_si128(k))
 inline VI shr(VI a, int k) { return {_mm512_srl_epi32(a.v, _mm_cvtsi32_si128(k))}; }
 // cvttps2dq: truncation, INT32_MIN for NaN and out of range (rounding.hpp's x86_trunc_i32).
 inline VI trunc_x86(VF a) { return {_mm512_cvttps_epi32(a.v)}; }
+// cvtps2dq with round to nearest even (whatever MXCSR says): INT32_MIN for NaN and out of range.
+inline VI round_x86(VF a) { return {_mm512_cvt_roundps_epi32(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
 // IEEE binary16 (round to nearest even) in the low 16 bits of each lane.
 inline VI half_bits(VF a) { return {_mm512_cvtepu16_epi32(_mm512_cvtps_ph(a.v, _MM_FROUND_TO_NEAREST_INT))}; }
 // The sum of the 16 lanes (integers: exact in any order).

@@ -160,6 +160,14 @@ inline VI trunc_x86(VF a) {
   });
 }
 
+// x86's cvtps2dq with round to nearest even: INT32_MIN for NaN and out of range.
+inline VI round_x86(VF a) {
+  return map_i([&](int k) {
+    const uint32x4_t in_range = vcaltq_f32(a.v[k], vdupq_n_f32(2147483648.0f));
+    return vbslq_s32(in_range, vcvtnq_s32_f32(a.v[k]), vdupq_n_s32(INT32_MIN));
+  });
+}
+
 // IEEE binary16 (round to nearest even, as FPCR has it on Linux) in the low 16 bits of each lane.
 inline VI half_bits(VF a) {
   return map_i([&](int k) { return vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(a.v[k])))); });
