@@ -65,6 +65,20 @@ def best(fn, repeat):
     return min(times)
 
 
+def best_interleaved(fns, repeat):
+    """The best time of each function over `repeat` rounds, each round calling every function once:
+    a slow stretch of the machine (its memory bandwidth drifts by 10-20% over seconds here) then
+    costs every side one round instead of all of one side's calls."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, t in zip(fns, times):
+            start = time.perf_counter()
+            out = fn()
+            t.append(time.perf_counter() - start)
+            del out
+    return [min(t) for t in times]
+
+
 def status_kib(field):
     for line in open("/proc/self/status"):
         if line.startswith(field + ":"):
@@ -229,15 +243,16 @@ def bench_quantize(args, gguf_quants, qtypes):
     x = (rng.standard_normal((args.elements // 4096, 4096)) * 0.02).astype(np.float32)
     # The floor of any quantizer: reading the input once (numpy's max streams it at memory speed and
     # releases the GIL, so threads of it read at the memory's speed for that many cores).
-    t_read = best(lambda: x.max(), args.repeat)
+    # Each type's calls and these two reads alternate, round after round (best_interleaved).
     threads = os.cpu_count() or 1
     shares = np.array_split(x, threads)
-    with ThreadPoolExecutor(threads) as pool:
-        t_read_all = best(lambda: list(pool.map(np.max, shares)), args.repeat)
-    print(f"quants.quantize vs gguf-py's quants.quantize, {x.size:,} float32 values per type, best of {args.repeat}; "
-          f"reading them once takes {t_read * 1e3:.1f}ms on 1 thread (x.max()), {t_read_all * 1e3:.1f}ms on "
-          f"{threads} threads")
-    print(f"{'type':8} {'gguf-py':>9} {'onnxq 1t':>9} {'x':>7} {'x read':>7} {'onnxq':>9} {'x':>7} {'bytes':>6}")
+    pool = ThreadPoolExecutor(threads)
+    read_one, read_all = (lambda: x.max()), (lambda: list(pool.map(np.max, shares)))
+    print(f"quants.quantize vs gguf-py's quants.quantize, {x.size:,} float32 values per type, best of {args.repeat} "
+          f"rounds (each round runs gguf-py, onnxq on 1 thread, onnxq on all threads and reading the input once "
+          f"on 1 and on {threads} threads: x.max(), each thread max of its share of the rows)")
+    print(f"{'type':8} {'gguf-py':>9} {'onnxq 1t':>9} {'x':>7} {'x read':>7} {'onnxq':>9} {'x':>7} {'read':>7} "
+          f"{'read {}t'.format(threads):>8} {'bytes':>6}")
     wanted = args.formats.upper().split(",") if args.formats else None
     ratios, all_ratios, ceilings, all_ceilings = {}, {}, {}, {}
     for row in quants._FORMATS.values():
@@ -251,15 +266,17 @@ def bench_quantize(args, gguf_quants, qtypes):
         theirs = gguf_quants.quantize(x, qtypes(ggml_type))
         ours = quants.quantize(x, ggml_type)
         same = theirs.shape == ours.shape and np.array_equal(theirs.view(np.uint8), ours)
-        t_gguf = best(lambda: gguf_quants.quantize(x, qtypes(ggml_type)), args.repeat)
-        t_one = best(lambda: quants.quantize(x, ggml_type, threads=1), args.repeat)
-        t_all = best(lambda: quants.quantize(x, ggml_type), args.repeat)
+        t_gguf, t_one, t_all, t_read, t_read_all = best_interleaved(
+            [lambda: gguf_quants.quantize(x, qtypes(ggml_type)), lambda: quants.quantize(x, ggml_type, threads=1),
+             lambda: quants.quantize(x, ggml_type), read_one, read_all], args.repeat)
         ratios[name] = t_gguf / t_one
         print(f"{name:8} {t_gguf * 1e3:8.1f}ms {t_one * 1e3:8.1f}ms {t_gguf / t_one:6.1f}x {t_one / t_read:6.2f}x "
-              f"{t_all * 1e3:8.1f}ms {t_gguf / t_all:6.1f}x {'same' if same else 'DIFFER':>6}")
+              f"{t_all * 1e3:8.1f}ms {t_gguf / t_all:6.1f}x {t_read * 1e3:6.1f}ms {t_read_all * 1e3:7.1f}ms "
+              f"{'same' if same else 'DIFFER':>6}")
         all_ratios[name] = t_gguf / t_all
         ceilings[name] = t_gguf / t_read
         all_ceilings[name] = t_gguf / t_read_all
+    pool.shutdown()
     for name in ("Q8_0", "Q4_0"):
         if name in ratios:
             goal = TARGETS["quantize Q8_0 and Q4_0 vs gguf-py"]
