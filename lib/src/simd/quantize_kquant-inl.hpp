@@ -361,10 +361,11 @@ void qx_search(const V* x, const V* w, int nmax, Lanes<kWidth<V>>& out) {
 // point: the next steps see the same sums and levels, so they change nothing either, and the pass
 // that ggml would still run to find that out (the rest of this one, or the next) is skipped without
 // changing a byte. Converged lanes need no mask for the same reason. Chunks are separate so that
-// each stops on its own, and interleaved so that their chains overlap. Levels are returned as
-// stored (level + 4, or 0 for an all-zero group) in L[c][i].
+// each stops on its own, and interleaved so that their chains overlap. The levels (-4 .. 3, as
+// floats) go to levels[i * 16 C + lane], and out.zero marks the all-zero groups: a block reads them
+// back only for a sub-block whose stored scale is zero, which is rare.
 template <int C>
-void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
+void q3_search(const VF (*x)[16], Lanes<16 * C>& out, float* levels) {
   constexpr int N = 16, nmax = 4;
   const VF zero_v = vf_set1(0.f);
   // Per lane: the sums, and sumlx squared kept rather than recomputed each step (the same product).
@@ -412,8 +413,8 @@ void q3_search(const VF (*x)[16], Lanes<16 * C>& out, VI (*L)[16]) {
     }
   }
   for (int c = 0; c < C; ++c) {
-    // The levels are small integers held as floats: round_v gives them back exactly.
-    for (int i = 0; i < N; ++i) L[c][i] = sel(zero[c], vi_set1(0), round_v(fl[c][i]) + vi_set1(nmax));
+    for (int i = 0; i < N; ++i) store_f(levels + i * 16 * C + 16 * c, fl[c][i]);
+    vi_store(out.zero + 16 * c, sel(zero[c], vi_set1(1), vi_set1(0)));
     const VF scale = sel(gt(suml2[c], zero_v), sumlx[c] / suml2[c], zero_v);
     store_f(out.scale + 16 * c, sel(zero[c], zero_v, scale));
   }
@@ -736,15 +737,11 @@ struct K3 {
 
   static void group(const float* const* xb, std::uint8_t* const* db, const float* const* qb) {
     Lanes<kW> r;
-    alignas(64) std::int32_t levels[16 * kW];  // no importance: the search levels, [value i][lane]
+    alignas(64) float levels[16 * kW];  // no importance: the search levels, [value i][lane]
     if (!qb[0]) {
       VF x[kBlocks][16];  // chunk b: the 16 sub-blocks of block b
       for (int b = 0; b < kBlocks; ++b) gather_subblocks<16>(xb + b, x[b]);
-      VI Lt[kBlocks][16];
-      q3_search<kBlocks>(x, r, Lt);
-      for (int b = 0; b < kBlocks; ++b) {
-        for (int i = 0; i < 16; ++i) vi_store(levels + i * kW + 16 * b, Lt[b][i]);
-      }
+      q3_search<kBlocks>(x, r, levels);
     } else {
       V3 x[16], w[16];
       gather_subblocks<16>(xb, x);
@@ -754,8 +751,8 @@ struct K3 {
     for (int b = 0; b < kBlocks; ++b) finish(xb[b], db[b], qb[b] != nullptr, r, levels, 16 * b);
   }
 
-  static void finish(const float* x0, std::uint8_t* blk, bool importance, const Lanes<kW>& r,
-                     const std::int32_t* levels, int at) {
+  static void finish(const float* x0, std::uint8_t* blk, bool importance, const Lanes<kW>& r, const float* levels,
+                     int at) {
     const float* scales = r.scale + at;
     int l6[16] = {};  // the stored 6-bit scales (scale + 32; all 0 when the block's are)
     std::uint16_t d_half;
@@ -801,9 +798,11 @@ struct K3 {
       const VF xv = vf_load(x0 + 16 * j);
       if (!(d != 0)) {
         if (!importance) {
-          alignas(64) std::int32_t l[16];  // rare: a sub-block whose stored scale is zero
+          // Rare: a sub-block whose stored scale is zero keeps its search levels (small integers
+          // held as floats, which round_v gives back exactly), or 0 for an all-zero group.
+          alignas(64) float l[16];
           for (int i = 0; i < 16; ++i) l[i] = levels[i * kW + at + j];
-          L[j] = vi_load(l);
+          L[j] = r.zero[at + j] ? vi_set1(0) : round_v(vf_load(l)) + vi_set1(4);
         } else {
           L[j] = r.zero[at + j] ? vi_set1(0) : clamp_v(round_v(vf_set1(r.rec_iscale[at + j]) * xv), -4, 3) + vi_set1(4);
         }
