@@ -3,10 +3,11 @@
 // the scalar reference (quantize/fp4.cpp) on every input.
 //
 // Lanes are values of one (sub-)block. The scale comes from the integer maximum of the |x| bit
-// patterns (exact in any order) in scalar code; blocks whose maximum is inf or NaN, and mxfp4
-// blocks whose maximum lies where glibc's log2f rounds up to the next integer, go to the reference
-// kernel. Each lane then searches the E2M1 codes exactly as the reference: error |kvalue * s - |x||
-// (kvalue * s exact, computed once per block), the first code of strictly least error.
+// patterns (exact in any order) in scalar code. A block whose maximum is inf or NaN writes nothing
+// and makes the kernel refuse its rows (QuantizeKernel::checks_finite); mxfp4 blocks whose maximum
+// lies where glibc's log2f rounds up to the next integer go to the reference kernel. Each lane then searches the E2M1
+// codes exactly as the reference: error |kvalue * s - |x|| (kvalue * s exact, computed once per block), the first code
+// of strictly least error.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
@@ -69,17 +70,21 @@ inline float e8m0_half(std::uint8_t e) {
 // mxfp4: e = floor(log2f(amax)) + 125 as a uint8. For a finite normal amax more than 88 floats
 // below the next power of two, glibc's log2f does not round up (see quantize/fp4.cpp), so the
 // floor is the exponent field's; other blocks go to the reference.
-inline void mxfp4_block(const float* x, std::uint8_t* b) {
+inline bool mxfp4_block(const float* x, std::uint8_t* b) {
   // Also the exponent field >= 4, so that e >= 2 and s = 2^(floor(log2 amax) - 3) >= 2^-126: the
   // midpoints are then exact and |x| < 16 s (codes_by_midpoints).
   const std::int32_t ab = amax_bits<32>(x);
-  if (ab < 0x02000000 || ab >= 0x7F800000 || (ab & 0x7FFFFF) >= 0x800000 - 88)
-    return quantize::quantize_mxfp4(x, b, 1, 32, nullptr);
+  if (non_finite_amax(ab)) return true;
+  if (ab < 0x02000000 || (ab & 0x7FFFFF) >= 0x800000 - 88) {
+    quantize::quantize_mxfp4(x, b, 1, 32, nullptr);
+    return false;
+  }
   const std::uint8_t e = static_cast<std::uint8_t>((ab >> 23) - 127 + 125);
   b[0] = e;
   VF mid[7];
   midpoints(e8m0_half(e), mid);
   st8(b + 1, codes_by_midpoints(ld(x), mid) | slli<4>(codes_by_midpoints(ld(x + 16), mid)));
+  return false;
 }
 
 // ggml_fp32_to_ue4m3 for x = amax / 6 >= 0, finite: saturating at 448 (0x7E), mantissa rounded
@@ -111,11 +116,10 @@ inline float ue4m3_half(std::uint8_t c) {
 }
 
 // nvfp4: sub-block sb of 16 has code ue4m3(amax / 6); its elements j, j + 8 share byte 4 + 8sb + j.
-inline void nvfp4_block(const float* x, std::uint8_t* b) {
+inline bool nvfp4_block(const float* x, std::uint8_t* b) {
   std::int32_t ab[4];
   for (int sb = 0; sb < 4; ++sb) ab[sb] = amax_bits<16>(x + 16 * sb);
-  if (std::max(std::max(ab[0], ab[1]), std::max(ab[2], ab[3])) >= 0x7F800000)  // inf or NaN
-    return quantize::quantize_nvfp4(x, b, 1, 64, nullptr);
+  if (non_finite_amax(std::max(std::max(ab[0], ab[1]), std::max(ab[2], ab[3])))) return true;
   for (int sb = 0; sb < 4; ++sb) {
     const std::uint8_t code = to_ue4m3(std::bit_cast<float>(ab[sb]) / 6.0f);
     b[sb] = code;
@@ -136,12 +140,7 @@ inline void nvfp4_block(const float* x, std::uint8_t* b) {
     const std::uint64_t packed = lo | (hi << 4);
     std::memcpy(b + 4 + 8 * sb, &packed, 8);
   }
-}
-
-template <void (*Block)(const float*, std::uint8_t*), std::size_t kQk, std::size_t kBytes>
-void each_block(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
-  const std::size_t blocks = rows * (n_per_row / kQk);
-  for (std::size_t i = 0; i < blocks; ++i) Block(x + i * kQk, dst + i * kBytes);
+  return false;
 }
 
 }  // namespace fp4q
@@ -150,8 +149,8 @@ void each_block(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t
 std::span<const QuantizeKernel> fp4_quantizers() {
   using formats::FormatId;
   static constexpr QuantizeKernel kTable[] = {
-      {formats::row(FormatId::mxfp4).index, &fp4q::each_block<fp4q::mxfp4_block, 32, 17>},
-      {formats::row(FormatId::nvfp4).index, &fp4q::each_block<fp4q::nvfp4_block, 64, 36>},
+      {formats::row(FormatId::mxfp4).index, &fp4q::each_block<fp4q::mxfp4_block, 32, 17>, true},
+      {formats::row(FormatId::nvfp4).index, &fp4q::each_block<fp4q::nvfp4_block, 64, 36>, true},
   };
   return kTable;
 }

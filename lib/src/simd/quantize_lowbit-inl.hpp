@@ -189,6 +189,21 @@ inline std::int32_t amax_bits(const float* x) {
 }
 // A maximum the lanes handle: a finite normal float (so 1 / amax is finite and |x / amax| <= ~1).
 inline bool plain_amax(std::int32_t b) { return b >= 0x00800000 && b < 0x7F800000; }
+// The blocks check their values on the way (QuantizeKernel::checks_finite; fp4 too): the largest
+// |x| as bits is 0x7F800000 or more exactly when a value is an infinity or a NaN. Such a block
+// writes nothing and says so; the others below plain_amax (all zero, or subnormal) go to the
+// reference.
+inline bool non_finite_amax(std::int32_t b) { return b >= 0x7F800000; }
+
+// Every block of the call (these formats take no importance); throws NonFiniteInput at the end
+// when a block held a value that is not finite.
+template <bool (*Block)(const float*, std::uint8_t*), std::size_t kQk, std::size_t kBytes>
+void each_block(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
+  const std::size_t blocks = rows * (n_per_row / kQk);
+  bool non_finite = false;
+  for (std::size_t i = 0; i < blocks; ++i) non_finite |= Block(x + i * kQk, dst + i * kBytes);
+  if (non_finite) throw NonFiniteInput{};
+}
 
 // v rounded half away from zero, for |v| < 2^23: v + copysign(0.49999997f, v), truncated (as
 // rounding.hpp's round_away_i32 and lround_low32 there).
@@ -205,9 +220,13 @@ namespace lbq {
 using quantize::detail::store_half;
 
 // q2_0: level clamp(round(x * id), -1, 2) + 1, element j in bits 2(j % 4) of byte j / 4.
-inline void q2_0_block(const float* x, std::uint8_t* b) {
+inline bool q2_0_block(const float* x, std::uint8_t* b) {
   const std::int32_t ab = amax_bits<64>(x);
-  if (!plain_amax(ab)) return quantize::quantize_q2_0(x, b, 1, 64, nullptr);
+  if (non_finite_amax(ab)) return true;
+  if (!plain_amax(ab)) {
+    quantize::quantize_q2_0(x, b, 1, 64, nullptr);
+    return false;
+  }
   const float amax = std::bit_cast<float>(ab);
   const VF id = vf_set1(1.0f / amax);
   store_half(b, amax);
@@ -216,15 +235,20 @@ inline void q2_0_block(const float* x, std::uint8_t* b) {
   // Word i holds levels 4i..4i+3 in its bytes (each < 4): shift each into its bit pair of byte 0.
   const VI w = bytes4(q[0], q[1], q[2], q[3]);
   st8(b + 2, w | srli<6>(w) | srli<12>(w) | srli<18>(w));
+  return false;
 }
 
 // Ternary trits (0, 1, 2) of 16 values: lroundf(x * id) + 1.
 inline VI trits(const float* x, VF id) { return round_away(ld(x) * id) + vi_set1(1); }
 
 // tq2_0: element 128h + 32n + m is bits 2n of byte 32h + m (lanes are m).
-inline void tq2_0_block(const float* x, std::uint8_t* b) {
+inline bool tq2_0_block(const float* x, std::uint8_t* b) {
   const std::int32_t ab = amax_bits<256>(x);
-  if (!plain_amax(ab)) return quantize::quantize_tq2_0(x, b, 1, 256, nullptr);
+  if (non_finite_amax(ab)) return true;
+  if (!plain_amax(ab)) {
+    quantize::quantize_tq2_0(x, b, 1, 256, nullptr);
+    return false;
+  }
   const float d = std::bit_cast<float>(ab);
   const VF id = vf_set1(1.0f / d);
   for (int h = 0; h < 2; ++h) {
@@ -235,6 +259,7 @@ inline void tq2_0_block(const float* x, std::uint8_t* b) {
     }
   }
   store_half(b + 64, d);
+  return false;
 }
 
 // Five trits (stride apart, the first most significant) as ceil(t * 256 / 243): t <= 242, so
@@ -247,9 +272,13 @@ inline VI pack5(const float* x, int stride, VF id) {
 }
 
 // tq1_0: bytes m (0..31) take x[m + 32n], bytes 32 + m (0..15) x[160 + m + 16n], qh byte j x[240 + j + 4n].
-inline void tq1_0_block(const float* x, std::uint8_t* b) {
+inline bool tq1_0_block(const float* x, std::uint8_t* b) {
   const std::int32_t ab = amax_bits<256>(x);
-  if (!plain_amax(ab)) return quantize::quantize_tq1_0(x, b, 1, 256, nullptr);
+  if (non_finite_amax(ab)) return true;
+  if (!plain_amax(ab)) {
+    quantize::quantize_tq1_0(x, b, 1, 256, nullptr);
+    return false;
+  }
   const float d = std::bit_cast<float>(ab);
   const VF id = vf_set1(1.0f / d);
   st8(b, pack5(x, 32, id));
@@ -263,6 +292,7 @@ inline void tq1_0_block(const float* x, std::uint8_t* b) {
     b[48 + j] = static_cast<std::uint8_t>((q * 3 * 256 + 242) / 243);
   }
   store_half(b + 52, d);
+  return false;
 }
 
 // q1_0: bits from ordered x >= 0 compares; the scale is the mean magnitude, a sum in scalar order.
@@ -284,12 +314,6 @@ inline void q1_0_group(const float* x, std::uint8_t* b) {
   }
 }
 
-template <void (*Block)(const float*, std::uint8_t*), std::size_t kQk, std::size_t kBytes>
-void each_block(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
-  const std::size_t blocks = rows * (n_per_row / kQk);
-  for (std::size_t i = 0; i < blocks; ++i) Block(x + i * kQk, dst + i * kBytes);
-}
-
 void q1_0_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t n_per_row, const float*) {
   const std::size_t blocks = rows * (n_per_row / 128);
   std::size_t i = 0;
@@ -303,9 +327,9 @@ void q1_0_rows(const float* x, std::uint8_t* dst, std::size_t rows, std::size_t 
 std::span<const QuantizeKernel> lowbit_quantizers() {
   using formats::FormatId;
   static constexpr QuantizeKernel kTable[] = {
-      {formats::row(FormatId::q2_0).index, &lbq::each_block<lbq::q2_0_block, 64, 18>},
-      {formats::row(FormatId::tq2_0).index, &lbq::each_block<lbq::tq2_0_block, 256, 66>},
-      {formats::row(FormatId::tq1_0).index, &lbq::each_block<lbq::tq1_0_block, 256, 54>},
+      {formats::row(FormatId::q2_0).index, &lbq::each_block<lbq::q2_0_block, 64, 18>, true},
+      {formats::row(FormatId::tq2_0).index, &lbq::each_block<lbq::tq2_0_block, 256, 66>, true},
+      {formats::row(FormatId::tq1_0).index, &lbq::each_block<lbq::tq1_0_block, 256, 54>, true},
       {formats::row(FormatId::q1_0).index, &lbq::q1_0_rows},
   };
   return kTable;

@@ -109,10 +109,11 @@ TEST(QuantizePaths, EveryPathRefusesANonFiniteValueAnywhereInARow) {
 }
 
 // Where a SIMD kernel checks the values in the pass that quantizes them (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,
-// Q8_1 and Q8_K), a bad value is found in a group of 16 blocks, in the blocks after the last group,
-// and with an importance matrix; the error names the first bad value. Every block here has a tie
-// for the largest magnitude (16 and -16), so the lookup of the first one also meets NaN (reading
-// nothing outside the rows: the ASan stage runs this).
+// Q8_1, Q8_K, Q2_0, TQ1_0, TQ2_0, MXFP4 and NVFP4), a bad value is found in every block, in a group
+// of 16 blocks and in the blocks after the last group, and with an importance matrix; the error
+// names the first bad value. Every block here has a tie for the largest magnitude (16 and -16), so
+// the lookup of the first one also meets NaN (reading nothing outside the rows: the ASan stage runs
+// this).
 TEST(QuantizePaths, KernelsThatCheckAsTheyQuantizeRefuseEveryNonFiniteValue) {
   testing::IsaGuard guard;
   constexpr std::uint64_t kRows = 3, kLength = 768;  // 72 blocks of 32 (4 groups of 16, then 8), or 9 of 256
@@ -122,7 +123,8 @@ TEST(QuantizePaths, KernelsThatCheckAsTheyQuantizeRefuseEveryNonFiniteValue) {
   const std::vector<float> w(kLength, 1.0f);
   const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
                        -std::numeric_limits<float>::infinity()};
-  for (const char* name : {"Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q8_K"}) {
+  for (const char* name :
+       {"Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q8_1", "Q8_K", "Q2_0", "TQ1_0", "TQ2_0", "MXFP4", "NVFP4"}) {
     const BlockFormat* f = nullptr;
     for (const BlockFormat& g : block_formats())
       if (g.gguf_name == name) f = &g;
