@@ -881,11 +881,13 @@ struct K8 {
     std::uint8_t* qs = blk + offsetof(BlockQ8_K, qs);
     VI levels[kVectors];
     // ggml rounds with nearest_int (round_v); round_x86 gives the same integer below 2^22 in
-    // magnitude, and iscale * x is within [-127, 127] unless -127 / max overflowed to an infinity
-    // (a block of values under 127 / FLT_MAX). Then each product is an infinity or NaN (0 * inf),
-    // where nearest_int gives -2^22 or 0 and round_x86 INT32_MIN: the byte is 0 either way.
+    // magnitude. |iscale * x| is at most 127 (1 + 2^-24)^2 < 127.5 (two roundings of 127 |x| / |max|,
+    // |x| <= |max|), so the level is within [-127, 127] and ggml's MIN(127, level) never changes
+    // it, unless -127 / max overflowed to an infinity (a block of values under 127 / FLT_MAX). Then
+    // each product is an infinity or NaN (0 * inf), where nearest_int gives -2^22 or 0 and
+    // round_x86 INT32_MIN: the byte is 0 either way, and the minimum changes neither.
     for (int j = 0; j < kVectors; ++j) {
-      levels[j] = vi_min(round_x86(vf_set1(iscale) * v[j]), vi_set1(127));
+      levels[j] = round_x86(vf_set1(iscale) * v[j]);
       store_u8(qs + 16 * j, levels[j]);
     }
     // The sums are of the stored int8 bytes, and the low 16 bits of the levels' own sum are
