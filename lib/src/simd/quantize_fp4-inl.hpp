@@ -5,9 +5,9 @@
 // Lanes are values of one (sub-)block. The scale comes from the integer maximum of the |x| bit
 // patterns (exact in any order) in scalar code. A block whose maximum is inf or NaN writes nothing
 // and makes the kernel refuse its rows (QuantizeKernel::checks_finite); mxfp4 blocks whose maximum
-// lies where glibc's log2f rounds up to the next integer go to the reference kernel. Each lane then searches the E2M1
-// codes exactly as the reference: error |kvalue * s - |x|| (kvalue * s exact, computed once per block), the first code
-// of strictly least error.
+// lies where glibc's log2f rounds up to the next integer go to the reference kernel. Each lane
+// then searches the E2M1 codes exactly as the reference: error |kvalue * s - |x|| (kvalue * s
+// exact, computed once per block), the first code of strictly least error.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif

@@ -17,9 +17,9 @@
 // reference kernel. q8_k has no search: its lanes are values (see K8).
 //
 // Lane operations expected besides the shared layer: kSearchVectors (1 or 2); VM; vf_load,
-// vi_store, store_u8, store_low16, operator/, vf_sqrt, vf_abs, vf_neg, vf_max, vf_min, hmax, hmin, lane_sums,
-// round_x86, lt, gt, le, eq, ne, unordered, VM & |, any, lane_bits, sel (VF and VI), as_i, vi_min, vi_max, VI |, shl,
-// shr, transpose16.
+// vi_store, store_u8, store_low16, operator/, vf_sqrt, vf_abs, vf_neg, vf_max, vf_min, hmax, hmin,
+// lane_sums, round_x86, lt, gt, le, eq, ne, unordered, VM & |, any, lane_bits, sel (VF and VI),
+// as_i, vi_min, vi_max, VI |, shl, shr, transpose16.
 #ifndef ONNXQ_SIMD_NS
 #error "include simd/vec_<isa>.hpp first"
 #endif
