@@ -154,13 +154,14 @@ bool q8_group(const float* x, std::uint8_t* dst) {
   return any_non_finite(nan, block_amax);
 }
 
-// ---------------------------------------------------------------- q4_0, q5_0
+// ---------------------------------------------------------------- q4_0, q5_0, q4_1, q5_1
 
-// Each block's value of largest magnitude, the first one on ties, +0 when all are zero (the scalar
-// loop never replaces its initial 0 then). From each block's maximum and minimum: when only one sign
-// reaches the largest magnitude that value is the answer in any order; when both do (a block
-// holding a and -a) the first of them is looked up. non_finite: whether a value was not finite.
-inline VF signed_absmaxima(const float* x, bool& non_finite) {
+// The 16 blocks' maxima and minima (lane k = block k) and whether a block held a NaN.
+struct GroupExtremes {
+  VF max, min;
+  VM nan;
+};
+inline GroupExtremes group_extremes(const float* x) {
   VF maxs[kGroup], mins[kGroup];
   VM nan = unordered(vf_set1(0.0f), vf_set1(0.0f));  // none
   for (int k = 0; k < kGroup; ++k) {
@@ -169,9 +170,18 @@ inline VF signed_absmaxima(const float* x, bool& non_finite) {
     mins[k] = vf_min(v.lo, v.hi);
     nan = nan | unordered(v.lo, v.hi);
   }
-  const VF max = lane_maxima(maxs), min = lane_minima(mins), neg_min = vf_neg(min), zero = vf_set1(0.0f);
+  return {lane_maxima(maxs), lane_minima(mins), nan};
+}
+
+// Each block's value of largest magnitude, the first one on ties, +0 when all are zero (the scalar
+// loop never replaces its initial 0 then). From each block's maximum and minimum: when only one sign
+// reaches the largest magnitude that value is the answer in any order; when both do (a block
+// holding a and -a) the first of them is looked up. non_finite: whether a value was not finite.
+inline VF signed_absmaxima(const float* x, bool& non_finite) {
+  const GroupExtremes e = group_extremes(x);
+  const VF max = e.max, min = e.min, neg_min = vf_neg(min), zero = vf_set1(0.0f);
   const VF amax = vf_max(max, neg_min);
-  non_finite = any_non_finite(nan, amax);
+  non_finite = any_non_finite(e.nan, amax);
   VF out = sel(eq(amax, zero), zero, sel(gt(max, neg_min), max, min));
   const std::uint32_t both = lane_bits(eq(max, neg_min) & ne(amax, zero));
   if (both == 0) return out;
@@ -208,30 +218,21 @@ bool symmetric_group(const float* x, std::uint8_t* dst) {
   return non_finite;
 }
 
-// ---------------------------------------------------------------- q4_1, q5_1
-
 // Each block's minimum and maximum as the scalar loop finds them: the first value equal to the
 // extreme (only a zero's sign can differ from the vector extreme; those blocks are looked up).
 // Returns whether a value was not finite.
 inline bool min_max(const float* x, float* mins, float* maxs) {
-  VF lows[kGroup], highs[kGroup];
-  VM nan = unordered(vf_set1(0.0f), vf_set1(0.0f));  // none
-  for (int k = 0; k < kGroup; ++k) {
-    const Half2 v = load_block(x + k * kQk);
-    lows[k] = vf_min(v.lo, v.hi);
-    highs[k] = vf_max(v.lo, v.hi);
-    nan = nan | unordered(v.lo, v.hi);
-  }
-  const VF min = lane_minima(lows), max = lane_maxima(highs), zero = vf_set1(0.0f);
-  store_f(mins, min);
-  store_f(maxs, max);
-  for (std::uint32_t m = lane_bits(eq(min, zero) | eq(max, zero)); m != 0; m &= m - 1) {
+  const GroupExtremes e = group_extremes(x);
+  const VF zero = vf_set1(0.0f);
+  store_f(mins, e.min);
+  store_f(maxs, e.max);
+  for (std::uint32_t m = lane_bits(eq(e.min, zero) | eq(e.max, zero)); m != 0; m &= m - 1) {
     const int k = std::countr_zero(m);
     const Half2 v = load_block(x + k * kQk);
     if (mins[k] == 0.0f) mins[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
     if (maxs[k] == 0.0f) maxs[k] = first_equal(x + k * kQk, v.lo, v.hi, 0.0f);
   }
-  return any_non_finite(nan, vf_max(max, vf_neg(min)));
+  return any_non_finite(e.nan, vf_max(e.max, vf_neg(e.min)));
 }
 
 // d = (max - min) / (2^bits - 1); level = (int8)((x - min) * id + 1/2), capped at 15 for q4_1 (a
